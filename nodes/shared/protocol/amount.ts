@@ -1,0 +1,79 @@
+import { GatewayInputError } from './errors';
+
+// ISO 4217 exponents that differ from 2. The gateway's docs only show two-decimal currencies and
+// multiply by 100; for the others the exponent is the only reading that keeps minor units whole.
+const ZERO_DECIMAL = new Set('BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX UYI VND VUV XAF XOF XPF'.split(' '));
+const THREE_DECIMAL = new Set('BHD IQD JOD KWD LYD OMR TND'.split(' '));
+
+const MAX_INTEGER_DIGITS = 10;
+const DECIMAL = /^(\d+)(?:\.(\d+))?$/;
+const CURRENCY = /^[A-Z]{3}$/;
+
+export function currencyDigits(currency: string | undefined): number {
+	if (!currency) return 2;
+	if (ZERO_DECIMAL.has(currency)) return 0;
+	if (THREE_DECIMAL.has(currency)) return 3;
+	return 2;
+}
+
+export function parseCurrency(value: unknown, field = 'currency'): string {
+	if (typeof value !== 'string' || !CURRENCY.test(value.trim().toUpperCase())) {
+		throw new GatewayInputError(field, `"${field}" must be a three-letter ISO 4217 code such as USD or EUR`);
+	}
+	return value.trim().toUpperCase();
+}
+
+/**
+ * Returns the amount as the canonical decimal string sent to the gateway. Numbers are accepted
+ * only when their shortest decimal form is exact (0.1 + 0.2 is refused, not rounded).
+ */
+export function parseAmount(value: unknown, currency?: string, field = 'amount'): string {
+	let text: string;
+	if (typeof value === 'number') {
+		if (!Number.isFinite(value)) throw new GatewayInputError(field, `"${field}" must be a finite number`);
+		text = String(value);
+	} else if (typeof value === 'string') {
+		text = value.trim();
+	} else {
+		throw new GatewayInputError(field, `"${field}" must be a decimal string such as "10.50", not ${describe(value)}`);
+	}
+	const match = DECIMAL.exec(text);
+	if (!match) {
+		throw new GatewayInputError(
+			field,
+			`"${field}" must be a positive decimal such as "10.50" (digits and one dot; no sign, exponent or thousands separator)`,
+		);
+	}
+	const [, integerPart, fraction = ''] = match;
+	const digits = currencyDigits(currency);
+	if (fraction.length > digits) {
+		throw new GatewayInputError(
+			field,
+			`"${field}" has ${fraction.length} decimals; ${currency ?? 'the currency'} allows at most ${digits}`,
+		);
+	}
+	const integer = integerPart.replace(/^0+(?=\d)/, '');
+	if (integer.length > MAX_INTEGER_DIGITS) {
+		throw new GatewayInputError(field, `"${field}" is too large (at most ${MAX_INTEGER_DIGITS} digits before the dot)`);
+	}
+	if (/^0*$/.test(integer + fraction)) throw new GatewayInputError(field, `"${field}" must be greater than zero`);
+	return fraction ? `${integer}.${fraction}` : integer;
+}
+
+/** Minor units from the decimal string, never through a float: "0.29" → "29", "19.99" → "1999", "10" → "1000". */
+export function toMinorUnits(amount: string, currency?: string): string {
+	const match = DECIMAL.exec(amount.trim());
+	if (!match) throw new GatewayInputError('amount', `"amount" must be a decimal string such as "10.50"`);
+	const digits = currencyDigits(currency);
+	const fraction = (match[2] ?? '').padEnd(digits, '0');
+	if (fraction.length > digits) {
+		throw new GatewayInputError('amount', `"amount" has more decimals than ${currency ?? 'the currency'} allows`);
+	}
+	return (match[1] + fraction).replace(/^0+(?=\d)/, '');
+}
+
+function describe(value: unknown): string {
+	if (value === null) return 'null';
+	if (Array.isArray(value)) return 'a list';
+	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}

@@ -1,0 +1,107 @@
+/** A gateway reply with its fields flattened to trimmed strings under the gateway's own (kebab-case) keys. */
+export interface GatewayReply {
+	httpStatus: number;
+	format: 'json' | 'legacy';
+	fields: Record<string, string>;
+}
+
+export type GatewayErrorKind = 'validation' | 'declined' | 'authentication' | 'server' | 'transport';
+
+/** A reply that is an error: the gateway's own message and code, and how it was classified. */
+export interface GatewayFailure {
+	kind: GatewayErrorKind;
+	httpStatus: number;
+	message: string;
+	code?: string;
+	type?: string;
+	serialNumber?: string;
+}
+
+export const JSON_MEDIA_TYPE = 'application/vnd.pay+json';
+
+/**
+ * Parses either reply format. JSON arrives when `Accept: application/vnd.pay+json` was honoured;
+ * the legacy form is `key=value\n&key=value\n` with urlencoded values (HTTP 200 even for errors).
+ */
+export function parseGatewayReply(httpStatus: number, contentType: string | undefined, body: unknown): GatewayReply {
+	const text = typeof body === 'string' ? body : Buffer.isBuffer(body) ? body.toString('utf8') : undefined;
+	if (text === undefined) {
+		return { httpStatus, format: 'json', fields: flatten(body) };
+	}
+	const trimmed = text.trim();
+	if (/json/i.test(contentType ?? '') || trimmed.startsWith('{')) {
+		try {
+			return { httpStatus, format: 'json', fields: flatten(JSON.parse(trimmed)) };
+		} catch {
+			// not JSON after all: fall through to the legacy parser, which keeps whatever it can read
+		}
+	}
+	return { httpStatus, format: 'legacy', fields: parseLegacy(trimmed) };
+}
+
+export function parseLegacy(text: string): Record<string, string> {
+	const fields: Record<string, string> = {};
+	for (const pair of text.split('&')) {
+		const separator = pair.indexOf('=');
+		if (separator <= 0) continue;
+		const name = decodeFormComponent(pair.slice(0, separator)).trim();
+		fields[name] = decodeFormComponent(pair.slice(separator + 1)).trim();
+	}
+	return fields;
+}
+
+/**
+ * Classifies a reply: gateway `validation-error` / `error` types, authentication refusals
+ * (401/403), server errors (5xx) and anything else that is not a gateway answer.
+ */
+export function classifyReply(reply: GatewayReply): GatewayFailure | undefined {
+	const { fields, httpStatus } = reply;
+	const type = fields.type;
+	const message = fields['error-message'] || fields.error_message;
+	const code = fields['error-code'] || fields.error_code || undefined;
+	const base = { httpStatus, code, type, serialNumber: fields['serial-number'] || undefined };
+	if (httpStatus === 401 || httpStatus === 403) {
+		return { ...base, kind: 'authentication', message: message || `The gateway refused the request signature (HTTP ${httpStatus})` };
+	}
+	if (httpStatus >= 500) {
+		return { ...base, kind: 'server', message: message || `The gateway had an internal error (HTTP ${httpStatus})` };
+	}
+	if (type === 'validation-error') {
+		return { ...base, kind: 'validation', message: message || 'The gateway refused the request as invalid' };
+	}
+	if (type === 'error') {
+		return { ...base, kind: 'declined', message: message || 'The gateway reported an error' };
+	}
+	if (httpStatus >= 400) {
+		return { ...base, kind: httpStatus === 400 ? 'validation' : 'transport', message: message || `The gateway answered HTTP ${httpStatus}` };
+	}
+	if (Object.keys(fields).length === 0) {
+		return { ...base, kind: 'transport', message: `The reply (HTTP ${httpStatus}) is not a gateway reply: check the base URL` };
+	}
+	return undefined;
+}
+
+/** True when the gateway says it holds no such order: the one answer after which a resend is safe. */
+export function isOrderNotFound(reply: GatewayReply): boolean {
+	const message = reply.fields['error-message'] || reply.fields.error_message || '';
+	return /not found|no such|cannot find|can't find|unknown order|does not exist/i.test(message);
+}
+
+function decodeFormComponent(text: string): string {
+	const spaced = text.replace(/\+/g, ' ');
+	try {
+		return decodeURIComponent(spaced);
+	} catch {
+		return spaced;
+	}
+}
+
+function flatten(value: unknown): Record<string, string> {
+	const fields: Record<string, string> = {};
+	if (!value || typeof value !== 'object' || Array.isArray(value)) return fields;
+	for (const [name, raw] of Object.entries(value as Record<string, unknown>)) {
+		if (raw === null || raw === undefined) continue;
+		fields[name] = typeof raw === 'object' ? JSON.stringify(raw) : String(raw).trim();
+	}
+	return fields;
+}
