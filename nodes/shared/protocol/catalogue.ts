@@ -34,13 +34,11 @@ const PARTIAL_FORMULA: readonly ControlPart[] = [...STATUS_FORMULA, optionalAmou
 const REBILL_FORMULA: readonly ControlPart[] = ['login', { field: 'client_orderid' }, { field: 'cardrefid' }, amountMinor, { field: 'currency' }];
 const TDS_FORMULA: readonly ControlPart[] = ['login', { field: 'client-order-id' }, { field: 'orderid' }];
 
-function op(
-	name: string,
-	path: string,
-	auth: AuthScheme,
-	options: Partial<Pick<GatewayOperation, 'control' | 'orderIdField' | 'movesMoney' | 'groupCapable'>> = {},
-): GatewayOperation {
-	return { name, path, auth, orderIdField: 'client_orderid', movesMoney: false, groupCapable: true, ...options };
+type OperationOptions = Partial<Pick<GatewayOperation, 'control' | 'orderIdField' | 'movesMoney' | 'groupCapable'>>;
+
+// Generic so that an operation declared with a formula is typed as having one.
+function op<O extends OperationOptions = Record<never, never>>(name: string, path: string, auth: AuthScheme, options?: O): GatewayOperation & O {
+	return { name, path, auth, orderIdField: 'client_orderid', movesMoney: false, groupCapable: true, ...(options as O) };
 }
 
 /** Every gateway operation the package knows, keyed by a stable id. Requests are built from this. */

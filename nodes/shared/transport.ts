@@ -1,0 +1,151 @@
+import {
+	NodeApiError,
+	NodeOperationError,
+	type IExecuteFunctions,
+	type IHttpRequestOptions,
+	type IN8nHttpFullResponse,
+	type IWebhookFunctions,
+	type JsonObject,
+} from 'n8n-workflow';
+
+import { OPERATIONS, operationUrl, type AuthScheme, type OperationId } from './protocol/catalogue';
+import { controlSignature } from './protocol/control';
+import { GatewayInputError } from './protocol/errors';
+import { maskText } from './protocol/masking';
+import { classifyReply, JSON_MEDIA_TYPE, parseGatewayReply, type GatewayFailure, type GatewayReply } from './protocol/reply';
+import { SIGNING_HEADER, encodeForm, type MerchantCredentials } from './protocol/signing';
+
+export const CREDENTIAL_TYPE = 'cardGatewayApi';
+
+export type GatewayContext = IExecuteFunctions | IWebhookFunctions;
+
+export interface EndpointChoice {
+	endpointId?: string;
+	endpointGroupId?: string;
+}
+
+export interface GatewayCall {
+	operation: OperationId;
+	/** Body fields in wire spelling, without `control` (it is computed here). */
+	fields: ReadonlyArray<readonly [string, string]>;
+	/** Overrides the credential's endpoint and group. */
+	endpoint?: EndpointChoice;
+	/** Overrides the catalogue's scheme (only for operations whose scheme the interface leaves open). */
+	auth?: AuthScheme;
+	timeoutMs?: number;
+	itemIndex?: number;
+}
+
+/**
+ * What came back: a parsed gateway reply (with its failure, if it is one), or no reply at all.
+ * `unreachable` means the request may or may not have reached the gateway.
+ */
+export type GatewayOutcome =
+	| { kind: 'reply'; reply: GatewayReply; failure?: GatewayFailure }
+	| { kind: 'unreachable'; code: string; message: string };
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+export async function merchantCredentials(ctx: GatewayContext): Promise<MerchantCredentials> {
+	return (await ctx.getCredentials(CREDENTIAL_TYPE)) as unknown as MerchantCredentials;
+}
+
+/** Signs (control here, OAuth in the credential), sends and parses one gateway request. */
+export async function gatewayRequest(ctx: GatewayContext, call: GatewayCall): Promise<GatewayOutcome> {
+	const credentials = await merchantCredentials(ctx);
+	const operation = OPERATIONS[call.operation];
+	const auth = call.auth ?? operation.auth;
+	const endpoint = resolveEndpoint(ctx, credentials, call);
+	const fields = call.fields.filter(([, value]) => value !== undefined && value !== '');
+	const body: Array<readonly [string, string]> = [...fields];
+	if (auth === 'control') {
+		if (!operation.control) throw new NodeOperationError(ctx.getNode(), `${operation.name} has no control formula`, { itemIndex: call.itemIndex });
+		const control = withInputErrors(ctx, call.itemIndex, () =>
+			controlSignature(
+				operation.control!,
+				{
+					endpointId: endpoint.endpointGroupId && operation.groupCapable ? endpoint.endpointGroupId : endpoint.endpointId ?? '',
+					login: credentials.login,
+					fields: Object.fromEntries(fields),
+				},
+				credentials.controlKey,
+			),
+		);
+		body.push(['control', control]);
+	}
+	const headers: Record<string, string> = {
+		Accept: JSON_MEDIA_TYPE,
+		'Content-Type': 'application/x-www-form-urlencoded',
+	};
+	if (auth === 'oauth-hmac-sha1') headers[SIGNING_HEADER] = 'HMAC-SHA1';
+	if (auth === 'oauth-rsa-sha256') headers[SIGNING_HEADER] = 'RSA-SHA256';
+	const request: IHttpRequestOptions = {
+		method: 'POST',
+		url: operationUrl(credentials.baseUrl, operation, endpoint),
+		headers,
+		body: encodeForm(body),
+		json: false,
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		timeout: call.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+	};
+	let response: IN8nHttpFullResponse;
+	try {
+		response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, request)) as IN8nHttpFullResponse;
+	} catch (error) {
+		if (error instanceof GatewayInputError) throw inputError(ctx, error, call.itemIndex);
+		return unreachable(error, credentials);
+	}
+	const contentType = String(response.headers?.['content-type'] ?? '');
+	const reply = parseGatewayReply(response.statusCode, contentType, response.body);
+	return { kind: 'reply', reply, failure: classifyReply(reply) };
+}
+
+/** The gateway's refusal as the error n8n shows: its message and code, nothing the user sent. */
+export function gatewayError(ctx: GatewayContext, failure: GatewayFailure, itemIndex?: number, context = ''): NodeApiError {
+	const code = failure.code ? ` (code ${failure.code})` : '';
+	return new NodeApiError(ctx.getNode(), { type: failure.type ?? failure.kind, message: failure.message, code: failure.code ?? null } as JsonObject, {
+		message: `${context}${failure.message}${code}`,
+		description: failure.serialNumber ? `Gateway serial number ${failure.serialNumber}` : undefined,
+		httpCode: String(failure.httpStatus),
+		itemIndex,
+	});
+}
+
+export function inputError(ctx: GatewayContext, error: GatewayInputError, itemIndex?: number): NodeOperationError {
+	return new NodeOperationError(ctx.getNode(), error.message, {
+		itemIndex,
+		description: `Check the "${error.field}" ${error.field === 'privateKey' || error.field === 'privateKeyPassphrase' ? 'credential field' : 'parameter'}.`,
+	});
+}
+
+/** Runs protocol code that validates input, turning its errors into n8n's. */
+export function withInputErrors<T>(ctx: GatewayContext, itemIndex: number | undefined, run: () => T): T {
+	try {
+		return run();
+	} catch (error) {
+		if (error instanceof GatewayInputError) throw inputError(ctx, error, itemIndex);
+		throw new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+	}
+}
+
+function resolveEndpoint(ctx: GatewayContext, credentials: MerchantCredentials, call: GatewayCall): EndpointChoice {
+	const endpointId = String(call.endpoint?.endpointId || credentials.endpointId || '').trim();
+	const endpointGroupId = String(call.endpoint?.endpointGroupId ?? credentials.endpointGroupId ?? '').trim();
+	for (const [name, value] of [['Endpoint ID', endpointId], ['Endpoint Group ID', endpointGroupId]] as const) {
+		if (value && !/^\d{1,19}$/.test(value)) {
+			throw new NodeOperationError(ctx.getNode(), `"${name}" must be a whole number, got "${value}"`, { itemIndex: call.itemIndex });
+		}
+	}
+	if (!endpointId && !(endpointGroupId && OPERATIONS[call.operation].groupCapable)) {
+		throw new NodeOperationError(ctx.getNode(), 'No endpoint ID: set one in the credential or in the node', { itemIndex: call.itemIndex });
+	}
+	return { endpointId, endpointGroupId: endpointGroupId || undefined };
+}
+
+function unreachable(error: unknown, credentials: MerchantCredentials): GatewayOutcome {
+	const cause = error as { code?: string; cause?: { code?: string }; message?: string };
+	const code = cause.code ?? cause.cause?.code ?? 'UNKNOWN';
+	const secrets = [credentials.controlKey, credentials.privateKey ?? '', credentials.privateKeyPassphrase ?? ''];
+	return { kind: 'unreachable', code, message: maskText(String(cause.message ?? error), secrets) };
+}
