@@ -1,0 +1,49 @@
+'use strict';
+// Money arithmetic on decimal strings. Floats are never used: 0.29 * 100 is 28.999… in IEEE 754,
+// so the minor-unit value is built digit by digit from the string the client sent.
+
+// ISO 4217 currencies without minor units, and those with three decimals.
+const ZERO_DECIMAL = new Set([
+	'BIF', 'CLP', 'DJF', 'GNF', 'ISK', 'JPY', 'KMF', 'KRW', 'PYG', 'RWF', 'UGX', 'UYI', 'VND', 'VUV',
+	'XAF', 'XOF', 'XPF',
+]);
+const THREE_DECIMAL = new Set(['BHD', 'IQD', 'JOD', 'KWD', 'LYD', 'OMR', 'TND']);
+
+function currencyDigits(currency) {
+	const c = String(currency || '').toUpperCase();
+	if (ZERO_DECIMAL.has(c)) return 0;
+	if (THREE_DECIMAL.has(c)) return 3;
+	return 2;
+}
+
+/**
+ * Decimal major-unit string → minor units (a Number, always a safe integer).
+ * Returns { minor } or { error } (a human readable reason).
+ * Trailing zeros beyond the currency's digits are accepted ("10.500" USD = 1050): the value is exact.
+ */
+function parseAmount(amount, currency) {
+	const s = String(amount == null ? '' : amount);
+	const m = /^(\d{1,15})(?:\.(\d{1,15}))?$/.exec(s);
+	if (!m) return { error: `Invalid amount '${s}': expected a decimal number like 10.50` };
+	const digits = currencyDigits(currency);
+	let frac = (m[2] || '').replace(/0+$/, '');
+	if (frac.length > digits) {
+		return { error: `Invalid amount '${s}': ${String(currency).toUpperCase()} allows ${digits} decimal(s)` };
+	}
+	frac = frac.padEnd(digits, '0');
+	const minorStr = (m[1] + frac).replace(/^0+(?=\d)/, '');
+	const minor = Number(minorStr);
+	if (!Number.isSafeInteger(minor)) return { error: `Invalid amount '${s}': too large` };
+	return { minor };
+}
+
+/** Minor units → decimal major-unit string with exactly the currency's digits ("1050" USD → "10.50"). */
+function formatMinor(minor, currency) {
+	const digits = currencyDigits(currency);
+	const s = String(minor);
+	if (digits === 0) return s;
+	const padded = s.padStart(digits + 1, '0');
+	return `${padded.slice(0, -digits)}.${padded.slice(-digits)}`;
+}
+
+module.exports = { currencyDigits, parseAmount, formatMinor };
