@@ -144,8 +144,9 @@ function resolveEndpoint(ctx: GatewayContext, credentials: MerchantCredentials, 
 }
 
 function unreachable(error: unknown, credentials: MerchantCredentials): GatewayOutcome {
-	const cause = error as { code?: string; cause?: { code?: string }; message?: string };
-	const code = cause.code ?? cause.cause?.code ?? 'UNKNOWN';
+	// n8n wraps network errors in NodeApiError and keeps their code in httpCode.
+	const cause = error as { code?: string; cause?: { code?: string }; httpCode?: string; message?: string };
+	const code = cause.code ?? cause.cause?.code ?? cause.httpCode ?? 'UNKNOWN';
 	const secrets = [credentials.controlKey, credentials.privateKey ?? '', credentials.privateKeyPassphrase ?? ''];
 	return { kind: 'unreachable', code, message: maskText(String(cause.message ?? error), secrets) };
 }

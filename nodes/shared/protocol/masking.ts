@@ -2,8 +2,11 @@
 const PAN_FIELDS = /^(credit[_-]?card[_-]?number|card[_-]?number|destination[_-]card[_-]no|sending[_-]card[_-]number|pan|credit-card-number)$/i;
 /** Field names whose values are never shown at all. */
 const SECRET_FIELDS = /^(cvv2?|cvc2?|controlKey|merchant_control(_key)?|privateKey|privateKeyPassphrase|passphrase|password)$/i;
-/** 13–19 digits, optionally grouped by single spaces or dashes. */
-const PAN_IN_TEXT = /\b\d(?:[ -]?\d){12,18}\b/g;
+/**
+ * 13–19 digits as a card number is written: a plain run, or groups of 4–6 digits separated by a
+ * space or dash. Card numbers never start with 0, which keeps zero-padded ids (serials) intact.
+ */
+const PAN_IN_TEXT = /\b[1-9](?:\d{12,18}|\d{3}(?:[ -]\d{4,6}){2,4})\b/g;
 
 export const REDACTED = '[redacted]';
 

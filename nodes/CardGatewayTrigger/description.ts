@@ -1,0 +1,150 @@
+import type { INodeProperties, IWebhookDescription } from 'n8n-workflow';
+
+import { DEFAULT_CONFIRM_TIMEOUT_SECONDS, MAX_CONFIRM_TIMEOUT_SECONDS } from './confirm';
+import { STATUS_OPTIONS, TRANSACTION_TYPE_OPTIONS } from './filters';
+
+/** Path (after …/webhook/<id>/) that the gateway's server callbacks call. */
+export const CALLBACK_PATH = 'callback';
+/** Path the customer's browser is sent back to after 3-D Secure or a hosted form. */
+export const RETURN_PATH = 'return';
+
+/**
+ * n8n names webhooks `default` or `setup` only. `default` serves the server callbacks; `setup`
+ * serves the customer return (nothing about it is a setup step: the name is just the other slot).
+ */
+export const CALLBACK_WEBHOOK = 'default';
+export const RETURN_WEBHOOK = 'setup';
+
+// responseData 'noData': the trigger writes every answer itself and returns `noWebhookResponse`;
+// without it, n8n could answer an 'onReceived' webhook with the literal text "firstEntryJson".
+const common = { responseMode: 'onReceived', responseData: 'noData', isFullPath: false } as const;
+
+export const webhooks: IWebhookDescription[] = [
+	{ name: CALLBACK_WEBHOOK, httpMethod: 'GET', path: CALLBACK_PATH, ...common },
+	{ name: CALLBACK_WEBHOOK, httpMethod: 'POST', path: CALLBACK_PATH, ...common },
+	{ name: RETURN_WEBHOOK, httpMethod: 'POST', path: RETURN_PATH, ...common },
+	{ name: RETURN_WEBHOOK, httpMethod: 'GET', path: RETURN_PATH, ...common },
+];
+
+export const properties: INodeProperties[] = [
+	{
+		displayName:
+			'Give the gateway the Production URL ending in <b>/callback</b> (shown under Webhook URLs above) as <code>server_callback_url</code> in each payment request, or as <code>notify_url</code> to also hear about later reversals and chargebacks. The gateway only calls ports 80, 443, 8080 and 8443, so n8n must be reachable on one of them. Nothing is registered at the gateway automatically.',
+		name: 'callbackUrlNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Verify Signature',
+		name: 'verifySignature',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether to refuse (HTTP 403) any callback whose control signature does not match the merchant control key of the credential. Warning: turning this off lets anyone who knows the URL start the workflow with made-up payment results.',
+	},
+	{
+		displayName:
+			'Signature verification is off: anyone who knows this URL can start the workflow with a made-up status or amount. Use this only while debugging.',
+		name: 'verificationOffNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { verifySignature: [false] } },
+	},
+	{
+		displayName: 'Statuses',
+		name: 'statuses',
+		type: 'multiOptions',
+		options: STATUS_OPTIONS,
+		default: [],
+		description:
+			'Only these statuses start the workflow; leave empty for all. Other callbacks are still acknowledged so the gateway does not resend them.',
+	},
+	{
+		displayName: 'Transaction Types',
+		name: 'transactionTypes',
+		type: 'multiOptions',
+		options: TRANSACTION_TYPE_OPTIONS,
+		default: [],
+		description:
+			'Only these transaction types start the workflow; leave empty (or choose Any) for all. Other callbacks are still acknowledged. Customer returns carry no type and are not filtered by it.',
+	},
+	{
+		displayName:
+			'The gateway signs only the status, the order ID and the merchant order ID. A callback whose <b>amount</b>, currency or type was altered still passes the signature check. If this workflow acts on amounts (fulfils orders, books payments), set Confirm With Status Query below.',
+		name: 'amountNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Confirm With Status Query',
+		name: 'confirm',
+		type: 'options',
+		default: 'off',
+		options: [
+			{
+				name: 'Off',
+				value: 'off',
+				description: 'Trust the signed callback as it is; amount and type are not checked',
+			},
+			{
+				name: 'Emit Only When Confirmed (Recommended When Acting on Amounts)',
+				value: 'emitOnlyWhenConfirmed',
+				description:
+					'Ask the gateway for the order status; start the workflow only when status and amount agree with the callback',
+			},
+			{
+				name: 'Emit With Confirmed Flag',
+				value: 'emitWithConfirmedFlag',
+				description: 'Ask the gateway for the order status and always start the workflow, with confirmed true or false',
+			},
+		],
+		description:
+			'Whether to check each verified callback against a signed status query before starting the workflow. If the gateway cannot be asked (unreachable, timeout, server error, order still processing), the callback is answered 503 and nothing starts: the gateway sends it again later.',
+	},
+	{
+		displayName: 'Confirmation Timeout (Seconds)',
+		name: 'confirmTimeout',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: MAX_CONFIRM_TIMEOUT_SECONDS },
+		default: DEFAULT_CONFIRM_TIMEOUT_SECONDS,
+		description:
+			'How long to wait for the status query. The callback is answered only after it, so keep this short; on timeout the gateway is asked to retry.',
+		displayOptions: { hide: { confirm: ['off'] } },
+	},
+	{
+		displayName: 'Handle Customer Return',
+		name: 'customerReturn',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to also receive the customer’s browser after 3-D Secure or a hosted payment form (the URL ending in /return, given as redirect_url), redirect it to your success or failure page and start the workflow',
+	},
+	{
+		displayName:
+			'Give the gateway the Production URL ending in <b>/return</b> as <code>redirect_url</code>. The browser is sent to the success page only when the signed status is approved; forged or unreadable returns go to the failure page and start nothing. Treat the server callback, not the return, as the final word on a payment.',
+		name: 'returnNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { customerReturn: [true] } },
+	},
+	{
+		displayName: 'Success URL',
+		name: 'successUrl',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. https://shop.example.com/thank-you',
+		description: 'Where the customer’s browser goes when the signed status is approved',
+		displayOptions: { show: { customerReturn: [true] } },
+	},
+	{
+		displayName: 'Failure URL',
+		name: 'failureUrl',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. https://shop.example.com/payment-failed',
+		description: 'Where the customer’s browser goes for any other status, and for a return that fails the signature check',
+		displayOptions: { show: { customerReturn: [true] } },
+	},
+];

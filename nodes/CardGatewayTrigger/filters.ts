@@ -1,0 +1,52 @@
+// Status and transaction-type filters. An event that does not pass is still acknowledged (HTTP 200)
+// but starts no execution.
+import type { INodePropertyOptions } from 'n8n-workflow';
+
+import { normaliseStatus, typeKey } from './normalise';
+
+export const STATUS_OPTIONS: INodePropertyOptions[] = [
+	{ name: 'Approved', value: 'approved', description: 'Final: the payment or payout went through' },
+	{ name: 'Declined', value: 'declined', description: 'Final: the issuer or the gateway refused it' },
+	{ name: 'Error', value: 'error', description: 'Final: declined because something went wrong' },
+	{ name: 'Filtered', value: 'filtered', description: 'Final: refused by fraud control' },
+	{ name: 'Processing', value: 'processing', description: 'Not final yet' },
+	{ name: 'Unknown', value: 'unknown', description: 'The acquirer did not answer; ask the gateway later' },
+];
+
+export const ANY_TYPE = 'any';
+
+export const TRANSACTION_TYPE_OPTIONS: INodePropertyOptions[] = [
+	{ name: 'Account Verification', value: 'accountVerification' },
+	{ name: 'Any', value: ANY_TYPE, description: 'Every transaction type (same as leaving the list empty)' },
+	{ name: 'Cancel', value: 'cancel', description: 'Release of a preauth hold' },
+	{ name: 'Capture', value: 'capture' },
+	{ name: 'Chargeback', value: 'chargeback', description: 'Sent to a notify_url only' },
+	{ name: 'Fraud', value: 'fraud' },
+	{ name: 'Payout', value: 'payout' },
+	{ name: 'Preauth', value: 'preauth' },
+	{ name: 'Retrieval Request', value: 'retrievalRequest' },
+	{ name: 'Reversal', value: 'reversal', description: 'Refund of a sale or capture; sent to a notify_url only' },
+	{ name: 'Sale', value: 'sale' },
+	{ name: 'Transfer', value: 'transfer' },
+	{ name: 'Void', value: 'void' },
+];
+
+export interface FilterSettings {
+	statuses: readonly string[];
+	transactionTypes: readonly string[];
+}
+
+export interface FilterSubject {
+	status?: string;
+	/** Absent for customer returns, which carry no type: the type filter does not apply to them. */
+	type?: string;
+}
+
+/** True when the event should start the workflow. Empty lists (or "Any") let everything through. */
+export function passesFilters(subject: FilterSubject, settings: FilterSettings): boolean {
+	const statuses = settings.statuses.map(normaliseStatus).filter(Boolean);
+	if (statuses.length > 0 && !statuses.includes(normaliseStatus(subject.status))) return false;
+	const types = settings.transactionTypes.map(typeKey).filter(Boolean);
+	if (types.length === 0 || types.includes(ANY_TYPE) || subject.type === undefined) return true;
+	return types.includes(typeKey(subject.type));
+}

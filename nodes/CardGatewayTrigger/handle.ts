@@ -1,0 +1,154 @@
+// What happens to one incoming request. Order: read → verify → filter → (confirm) → answer → emit.
+// Every answer is written here and `noWebhookResponse: true` is returned, so n8n adds nothing.
+import type { IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+
+import type { MerchantCredentials } from '../shared/protocol/signing';
+import { merchantCredentials } from '../shared/transport';
+import { clampTimeout, confirmWithStatusQuery, type ConfirmMode } from './confirm';
+import { readCallbackFields, type ReadOutcome } from './fields';
+import { passesFilters, type FilterSettings } from './filters';
+import { logSummary, normaliseCallback, normaliseStatus, type CallbackEvent } from './normalise';
+import { redirectTarget, sendFixed, sendRedirect, type ResponseWriter } from './respond';
+import { describeVerificationFailure, verifyCallback } from './verify';
+
+const LOG_PREFIX = 'Card Gateway Trigger:';
+
+interface RequestLike {
+	method?: string;
+	rawBody?: Buffer | string;
+	readRawBody?: () => Promise<unknown>;
+}
+
+export async function handleServerCallback(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const receivedAt = new Date().toISOString();
+	const res = ctx.getResponseObject() as unknown as ResponseWriter;
+	const { method, read } = await readRequest(ctx);
+	if (!read.ok) {
+		ctx.logger.warn(`${LOG_PREFIX} refused a malformed callback (HTTP 400): ${read.reason}`, { method });
+		sendFixed(res, 400);
+		return { noWebhookResponse: true };
+	}
+	const { fields } = read;
+	const credentials = await merchantCredentials(ctx);
+	const secrets = secretsOf(credentials);
+	const verification = verifyCallback(fields, credentials.controlKey);
+	if (!verification.genuine && ctx.getNodeParameter('verifySignature', true) !== false) {
+		const log = verification.reason === 'no-control-key' ? ctx.logger.error : ctx.logger.warn;
+		log.call(ctx.logger, `${LOG_PREFIX} refused a callback (HTTP 403): ${describeVerificationFailure(verification.reason)}`, {
+			method,
+			...logSummary(fields, secrets),
+		});
+		sendFixed(res, 403);
+		return { noWebhookResponse: true };
+	}
+	const item = normaliseCallback(fields, { event: 'serverCallback', method, receivedAt, verified: verification.genuine, secrets });
+	if (!passesFilters({ status: item.status as string, type: (item.type as string | undefined) ?? '' }, filterSettings(ctx))) {
+		ctx.logger.debug(`${LOG_PREFIX} callback acknowledged but filtered out`, { method, ...logSummary(fields, secrets) });
+		sendFixed(res, 200);
+		return { noWebhookResponse: true };
+	}
+	const mode = ctx.getNodeParameter('confirm', 'off') as ConfirmMode;
+	if (mode === 'emitOnlyWhenConfirmed' || mode === 'emitWithConfirmedFlag') {
+		const outcome = await confirmWithStatusQuery(ctx, fields, clampTimeout(ctx.getNodeParameter('confirmTimeout', 10)));
+		if (outcome.kind === 'retry') {
+			ctx.logger.warn(`${LOG_PREFIX} answered 503 so the gateway resends the callback later: ${outcome.reason}`, {
+				method,
+				...logSummary(fields, secrets),
+			});
+			sendFixed(res, 503);
+			return { noWebhookResponse: true };
+		}
+		item.confirmed = outcome.confirmed;
+		item.confirmation = outcome.confirmation;
+		if (!outcome.confirmed && mode === 'emitOnlyWhenConfirmed') {
+			ctx.logger.warn(`${LOG_PREFIX} the status query does not confirm the callback; acknowledged, nothing started`, {
+				method,
+				...logSummary(fields, secrets),
+				mismatches: outcome.confirmation.mismatches,
+			});
+			sendFixed(res, 200);
+			return { noWebhookResponse: true };
+		}
+	}
+	sendFixed(res, 200);
+	return { noWebhookResponse: true, workflowData: [[{ json: item }]] };
+}
+
+export async function handleCustomerReturn(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const receivedAt = new Date().toISOString();
+	const res = ctx.getResponseObject() as unknown as ResponseWriter;
+	if (ctx.getNodeParameter('customerReturn', false) !== true) {
+		ctx.logger.warn(`${LOG_PREFIX} a customer return arrived but Handle Customer Return is off (HTTP 404)`);
+		sendFixed(res, 404);
+		return { noWebhookResponse: true };
+	}
+	const successUrl = redirectTarget(ctx.getNodeParameter('successUrl', ''));
+	const failureUrl = redirectTarget(ctx.getNodeParameter('failureUrl', ''));
+	if (!successUrl || !failureUrl) {
+		ctx.logger.error(`${LOG_PREFIX} Success URL and Failure URL must be absolute http(s) URLs; the customer return was answered 500`);
+		sendFixed(res, 500);
+		return { noWebhookResponse: true };
+	}
+	const { method, read } = await readRequest(ctx);
+	if (!read.ok) {
+		ctx.logger.warn(`${LOG_PREFIX} sent a malformed customer return to the failure page: ${read.reason}`, { method });
+		sendRedirect(res, failureUrl);
+		return { noWebhookResponse: true };
+	}
+	const { fields } = read;
+	const credentials = await merchantCredentials(ctx);
+	const secrets = secretsOf(credentials);
+	const verification = verifyCallback(fields, credentials.controlKey);
+	if (!verification.genuine && ctx.getNodeParameter('verifySignature', true) !== false) {
+		ctx.logger.warn(`${LOG_PREFIX} sent a customer return to the failure page: ${describeVerificationFailure(verification.reason)}`, {
+			method,
+			...logSummary(fields, secrets),
+		});
+		sendRedirect(res, failureUrl);
+		return { noWebhookResponse: true };
+	}
+	// Only a signed "approved" reaches the success page, even with verification turned off.
+	const approved = verification.genuine && normaliseStatus(fields.status) === 'approved';
+	const item = normaliseCallback(fields, { event: 'customerReturn', method, receivedAt, verified: verification.genuine, secrets });
+	item.redirectedTo = approved ? 'success' : 'failure';
+	sendRedirect(res, approved ? successUrl : failureUrl);
+	if (!passesFilters({ status: item.status as string }, filterSettings(ctx))) {
+		return { noWebhookResponse: true };
+	}
+	return { noWebhookResponse: true, workflowData: [[{ json: item }]] };
+}
+
+async function readRequest(ctx: IWebhookFunctions): Promise<{ method: string; read: ReadOutcome }> {
+	const req = ctx.getRequestObject() as unknown as RequestLike;
+	const method = String(req.method ?? 'GET').toUpperCase();
+	if (method === 'POST' && req.rawBody === undefined && typeof req.readRawBody === 'function') {
+		// n8n only reads the raw body on demand for some start nodes; read it before falling back to it.
+		await req.readRawBody();
+	}
+	const headers = ctx.getHeaderData();
+	const read = readCallbackFields({
+		method,
+		query: ctx.getQueryData(),
+		body: method === 'POST' ? ctx.getBodyData() : undefined,
+		rawBody: req.rawBody,
+		contentType: typeof headers['content-type'] === 'string' ? headers['content-type'] : undefined,
+	});
+	return { method, read };
+}
+
+function filterSettings(ctx: IWebhookFunctions): FilterSettings {
+	return {
+		statuses: (ctx.getNodeParameter('statuses', []) as string[]) ?? [],
+		transactionTypes: (ctx.getNodeParameter('transactionTypes', []) as string[]) ?? [],
+	};
+}
+
+function secretsOf(credentials: MerchantCredentials): string[] {
+	return [credentials.controlKey, credentials.privateKey, credentials.privateKeyPassphrase].filter(
+		(value): value is string => typeof value === 'string' && value.length > 0,
+	);
+}
+
+export function eventOf(webhookName: string, returnWebhook: string): CallbackEvent {
+	return webhookName === returnWebhook ? 'customerReturn' : 'serverCallback';
+}

@@ -1,0 +1,37 @@
+// The callback signature check: control = sha1(status + orderid + merchant_order + control key),
+// compared in constant time by the shared protocol code. Pure; never throws.
+import { isGenuineCallback } from '../shared/protocol/callback';
+
+export type VerificationFailure = 'no-control' | 'malformed-control' | 'no-control-key' | 'mismatch';
+
+export type Verification = { genuine: true } | { genuine: false; reason: VerificationFailure };
+
+const HEX_40 = /^[0-9a-fA-F]{40}$/;
+
+export function verifyCallback(fields: Readonly<Record<string, string>>, controlKey: string | undefined): Verification {
+	const control = typeof fields.control === 'string' ? fields.control.trim() : '';
+	if (!control) return { genuine: false, reason: 'no-control' };
+	if (!HEX_40.test(control)) return { genuine: false, reason: 'malformed-control' };
+	if (typeof controlKey !== 'string' || controlKey === '') return { genuine: false, reason: 'no-control-key' };
+	const signed = {
+		status: fields.status,
+		orderid: fields.orderid,
+		merchant_order: fields.merchant_order,
+		client_orderid: fields.client_orderid,
+		control,
+	};
+	return isGenuineCallback(signed, controlKey) ? { genuine: true } : { genuine: false, reason: 'mismatch' };
+}
+
+export function describeVerificationFailure(reason: VerificationFailure): string {
+	switch (reason) {
+		case 'no-control':
+			return 'no control signature';
+		case 'malformed-control':
+			return 'the control signature is not 40 hexadecimal characters';
+		case 'no-control-key':
+			return 'the credential has no merchant control key';
+		default:
+			return 'the control signature does not match';
+	}
+}
