@@ -1,0 +1,157 @@
+'use strict';
+// Sandbox-only routes under /sandbox/: the admin API (JSON) and the browser pages (fake ACS, hosted
+// form). Nothing here exists on a real gateway.
+const reply = require('./reply');
+
+function readJson(req, readBody) {
+	return readBody(req).then((buf) => {
+		const text = buf.toString('utf8').trim();
+		if (!text) return {};
+		if (String(req.headers['content-type'] || '').includes('application/x-www-form-urlencoded')) {
+			return Object.fromEntries(new URLSearchParams(text));
+		}
+		return JSON.parse(text);
+	});
+}
+
+function readForm(req, readBody) {
+	return readBody(req).then((buf) => {
+		const out = {};
+		for (const [k, v] of new URLSearchParams(buf.toString('utf8'))) if (!(k in out)) out[k] = v.trim();
+		return out;
+	});
+}
+
+/** Returns the HTTP status it answered with. */
+async function handleAdmin(srv, req, res, path, query) {
+	const readBody = srv.readBody;
+	const gw = srv.gateway;
+	const store = srv.deps.store;
+	const faults = srv.deps.faults;
+	const callbacks = srv.deps.callbacks;
+	const method = req.method;
+	const parts = path.split('/').filter(Boolean).slice(1); // drop 'sandbox'
+	const q = new URLSearchParams(query);
+	const base = srv.baseUrl(req);
+	const notFound = () => reply.sendJson(res, 404, { error: `No route ${method} ${path}` });
+	const guard = (fn) => {
+		try {
+			return fn();
+		} catch (e) {
+			if (e && e.code && e.type) {
+				const status = e.code === 3 ? 404 : e.code === 1 ? 400 : 409;
+				return reply.sendJson(res, status, { error: e.message, code: e.code });
+			}
+			return reply.sendJson(res, 400, { error: e.message });
+		}
+	};
+
+	// Browser pages -----------------------------------------------------------------
+	if (parts[0] === 'acs' && parts[1]) {
+		if (method === 'GET') {
+			const r = gw.acsGet(parts[1], base);
+			return reply.sendHtml(res, r.status, r.html);
+		}
+		if (method === 'POST') {
+			const r = gw.acsPost(parts[1], await readForm(req, readBody));
+			return reply.sendHtml(res, r.status, r.html);
+		}
+		return notFound();
+	}
+	if (parts[0] === 'form' && parts[1]) {
+		if (method === 'GET') {
+			const r = gw.formGet(parts[1], base);
+			return reply.sendHtml(res, r.status, r.html);
+		}
+		if (method === 'POST') {
+			const r = gw.formPost(parts[1], await readForm(req, readBody), base);
+			return reply.sendHtml(res, r.status, r.html);
+		}
+		return notFound();
+	}
+
+	// Admin API ----------------------------------------------------------------------
+	const route = `${method} ${parts.map((p, i) => (i === 1 && ['orders', 'callbacks', 'faults'].includes(parts[0]) ? ':id' : p)).join('/')}`;
+	let body = {};
+	if (method === 'POST' || method === 'DELETE') {
+		try {
+			body = await readJson(req, readBody);
+		} catch (e) {
+			return reply.sendJson(res, 400, { error: `Bad JSON body: ${e.message}` });
+		}
+	}
+	switch (route) {
+		case 'GET ':
+		case 'GET health':
+			return reply.sendJson(res, 200, {
+				ok: true,
+				verifier: srv.cfg.verifier.name,
+				basePath: srv.opts.basePath,
+				pollsBeforeFinal: srv.opts.pollsBeforeFinal,
+				merchants: srv.cfg.merchants.map((m) => ({
+					login: m.login,
+					endpoints: m.endpoints.map((e) => ({ id: e.id, currency: e.currency })),
+					endpointGroups: m.groups.map((g) => ({ id: g.id, endpoints: g.endpoints.map((e) => e.id) })),
+					publicKeys: m.publicKeySources,
+				})),
+			});
+		case 'GET orders': {
+			let list = [...store.orders.values()];
+			if (q.get('client_orderid')) list = list.filter((o) => o.cid === q.get('client_orderid'));
+			return reply.sendJson(res, 200, { orders: list.map((o) => gw.view(o)) });
+		}
+		case 'GET orders/:id':
+			return guard(() => reply.sendJson(res, 200, gw.view(gw.adminOrder(parts[1]))));
+		case 'POST orders/:id/clear':
+			return guard(() => reply.sendJson(res, 200, gw.view(gw.clear(parts[1]))));
+		case 'POST orders/:id/chargeback':
+			return guard(() => reply.sendJson(res, 200, gw.view(gw.chargeback(parts[1], body))));
+		case 'POST orders/:id/finalize':
+			return guard(() => reply.sendJson(res, 200, gw.view(gw.forceFinal(parts[1], body))));
+		case 'GET ledger': {
+			let list = store.ledger;
+			if (q.get('orderid')) list = list.filter((e) => e.orderid === q.get('orderid'));
+			if (q.get('client_orderid')) list = list.filter((e) => e.client_orderid === q.get('client_orderid'));
+			return reply.sendJson(res, 200, { entries: list });
+		}
+		case 'GET callbacks': {
+			let list = callbacks.list();
+			if (q.get('orderid')) list = list.filter((d) => d.orderid === q.get('orderid'));
+			return reply.sendJson(res, 200, { deliveries: list });
+		}
+		case 'GET callbacks/:id': {
+			const d = callbacks.list().find((x) => x.id === parts[1]);
+			return d ? reply.sendJson(res, 200, d) : notFound();
+		}
+		case 'POST callbacks/:id/replay': {
+			const d = callbacks.replay(parts[1]);
+			return d ? reply.sendJson(res, 200, d) : notFound();
+		}
+		case 'GET requests':
+			return reply.sendJson(res, 200, { requests: srv.requests });
+		case 'POST reset':
+			srv.reset();
+			return reply.sendJson(res, 200, { ok: true });
+		case 'GET faults':
+			return reply.sendJson(res, 200, { faults: faults.list() });
+		case 'POST faults': {
+			const specs = Array.isArray(body) ? body : Array.isArray(body.faults) ? body.faults : [body];
+			try {
+				const added = specs.map((s) => faults.add(s));
+				return reply.sendJson(res, 200, { faults: added });
+			} catch (e) {
+				return reply.sendJson(res, 400, { error: e.message });
+			}
+		}
+		case 'DELETE faults':
+			faults.clear();
+			return reply.sendJson(res, 200, { faults: [] });
+		case 'DELETE faults/:id':
+			return faults.remove(parts[1]) ? reply.sendJson(res, 200, { removed: parts[1] }) : notFound();
+		default:
+			break;
+	}
+	return notFound();
+}
+
+module.exports = { handleAdmin };

@@ -1,0 +1,104 @@
+'use strict';
+// Loads the sandbox configuration (merchants, endpoints, keys, options) and indexes it.
+const fs = require('node:fs');
+const path = require('node:path');
+
+const DEFAULT_CONFIG_FILE = path.join(__dirname, 'config', 'default.json');
+
+const DEFAULT_OPTIONS = {
+	port: 8899,
+	host: '127.0.0.1',
+	basePath: '/paynet',
+	latencyMs: 0,
+	verifier: 'forge',
+	pollsBeforeFinal: 0,
+	quiet: false,
+	strictAccept: false,
+	oauthFailureStatus: 403,
+	oauthReplay: { enabled: false, windowSec: 300 },
+	callbackRetry: { attempts: 5, delaysMs: [1000, 2000, 4000, 8000, 16000] },
+	callbackTimeoutMs: 5000,
+	requestLogSize: 1000,
+	descriptor: 'CARD GATEWAY SANDBOX',
+	faults: [],
+};
+
+function readConfigSource(config, configDir) {
+	if (config == null) config = DEFAULT_CONFIG_FILE;
+	if (typeof config === 'string') {
+		const file = path.resolve(config);
+		return { raw: JSON.parse(fs.readFileSync(file, 'utf8')), baseDir: path.dirname(file) };
+	}
+	// Object configs resolve key files against configDir, else the shipped config folder,
+	// so a copy of default.json works unchanged.
+	return { raw: config, baseDir: configDir || path.dirname(DEFAULT_CONFIG_FILE) };
+}
+
+function collectPems(m, baseDir) {
+	const pems = [];
+	const files = [].concat(m.publicKeyFile || [], m.publicKeyFiles || []);
+	for (const f of files) pems.push({ source: f, pem: fs.readFileSync(path.resolve(baseDir, f), 'utf8') });
+	for (const p of [].concat(m.publicKeyPem || [], m.publicKeyPems || [])) pems.push({ source: 'inline', pem: p });
+	return pems;
+}
+
+/**
+ * Build the runtime configuration. `options` (startSandbox arguments) override the file's options.
+ * verifier: the backend from verifier.js, used to pre-parse the public keys once.
+ */
+function loadConfig(options, createVerifier) {
+	const { raw, baseDir } = readConfigSource(options.config, options.configDir);
+	const merged = { ...DEFAULT_OPTIONS };
+	for (const src of [raw, options]) {
+		for (const key of Object.keys(DEFAULT_OPTIONS)) if (src[key] !== undefined) merged[key] = src[key];
+	}
+	merged.callbackRetry = { ...DEFAULT_OPTIONS.callbackRetry, ...(merged.callbackRetry || {}) };
+	merged.oauthReplay = { ...DEFAULT_OPTIONS.oauthReplay, ...(merged.oauthReplay || {}) };
+	merged.latencyMs = Number(merged.latencyMs) || 0;
+	merged.pollsBeforeFinal = Number(merged.pollsBeforeFinal) || 0;
+	merged.basePath = merged.basePath ? '/' + String(merged.basePath).replace(/^\/+|\/+$/g, '') : '';
+	if (merged.basePath === '/') merged.basePath = '';
+	const verifier = createVerifier(merged.verifier);
+
+	const merchants = [];
+	const byLogin = new Map();
+	const endpoints = new Map();
+	const groups = new Map();
+	for (const m of raw.merchants || []) {
+		if (!m.login || !m.controlKey) throw new Error('Each merchant needs login and controlKey');
+		if (byLogin.has(m.login)) throw new Error(`Duplicate merchant login ${m.login}`);
+		const merchant = {
+			login: String(m.login),
+			controlKey: String(m.controlKey),
+			descriptor: m.descriptor || merged.descriptor,
+			publicKeys: collectPems(m, baseDir).map((k) => verifier.loadPublicKey(k.pem)),
+			publicKeySources: collectPems(m, baseDir).map((k) => k.source),
+			endpoints: [],
+			groups: [],
+		};
+		for (const e of m.endpoints || []) {
+			const id = String(e.id);
+			if (endpoints.has(id)) throw new Error(`Duplicate endpoint ${id}`);
+			const ep = { id, currency: String(e.currency).toUpperCase(), merchant };
+			endpoints.set(id, ep);
+			merchant.endpoints.push(ep);
+		}
+		for (const g of m.endpointGroups || []) {
+			const id = String(g.id);
+			if (groups.has(id)) throw new Error(`Duplicate endpoint group ${id}`);
+			const members = (g.endpoints || []).map((e) => {
+				const ep = endpoints.get(String(e));
+				if (!ep || ep.merchant !== merchant) throw new Error(`Group ${id}: endpoint ${e} is not ${m.login}'s`);
+				return ep;
+			});
+			const group = { id, endpoints: members, merchant };
+			groups.set(id, group);
+			merchant.groups.push(group);
+		}
+		merchants.push(merchant);
+		byLogin.set(merchant.login, merchant);
+	}
+	return { options: merged, verifier, merchants, byLogin, endpoints, groups, baseDir };
+}
+
+module.exports = { loadConfig, DEFAULT_OPTIONS, DEFAULT_CONFIG_FILE };

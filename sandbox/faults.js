@@ -1,0 +1,75 @@
+'use strict';
+// Fault injection registry. Request faults are taken when an API request arrives; callback faults
+// when a callback is queued; stay-processing when an order is created.
+
+const KINDS = new Set([
+	'latency', 'http500', 'reset', 'timeout', 'apply-then-drop',
+	'duplicate-callback', 'out-of-order-callbacks', 'wrong-control-callback', 'stay-processing',
+]);
+const DEFAULT_LATENCY = { latency: 1000, timeout: 10000, 'out-of-order-callbacks': 2000 };
+
+class Faults {
+	constructor() {
+		this.items = [];
+		this.nextId = 1;
+		this.onRemove = () => {};
+	}
+
+	/** spec: { kind, op?: command name or '*', count?: N (default 1, -1 = unlimited), latencyMs? } */
+	add(spec) {
+		if (!spec || !KINDS.has(spec.kind)) {
+			throw new Error(`Unknown fault kind '${spec && spec.kind}'; one of: ${[...KINDS].join(', ')}`);
+		}
+		const count = spec.count === undefined ? 1 : Number(spec.count);
+		if (!Number.isInteger(count) || count === 0 || count < -1) throw new Error('count must be a positive integer or -1');
+		const fault = {
+			id: `f${this.nextId++}`,
+			kind: spec.kind,
+			op: spec.op ? String(spec.op) : '*',
+			count,
+			remaining: count,
+			latencyMs: spec.latencyMs !== undefined ? Number(spec.latencyMs) : DEFAULT_LATENCY[spec.kind] || 0,
+			used: 0,
+		};
+		this.items.push(fault);
+		return fault;
+	}
+
+	/** op matches the bare command name ('sale') or its versioned key ('v4/payout'). */
+	matches(fault, def) {
+		if (fault.op === '*') return true;
+		const op = fault.op.replace(/^\/+/, '');
+		return def && (op === def.name || op === def.key || (def.op && op === def.op));
+	}
+
+	/** Consume one matching fault of `kind` (or null). def: the command definition (or { name }). */
+	take(kind, def) {
+		for (const f of this.items) {
+			if (f.kind !== kind || f.remaining === 0 || !this.matches(f, def)) continue;
+			if (f.remaining > 0) f.remaining--;
+			f.used++;
+			return f;
+		}
+		return null;
+	}
+
+	list() {
+		return this.items.map((f) => ({ ...f }));
+	}
+
+	remove(id) {
+		const i = this.items.findIndex((f) => f.id === id);
+		if (i < 0) return false;
+		const [f] = this.items.splice(i, 1);
+		this.onRemove([f]);
+		return true;
+	}
+
+	clear() {
+		const removed = this.items;
+		this.items = [];
+		if (removed.length) this.onRemove(removed);
+	}
+}
+
+module.exports = { Faults, FAULT_KINDS: KINDS };

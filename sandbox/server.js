@@ -1,0 +1,237 @@
+'use strict';
+// HTTP front: routing, body parsing, reply negotiation, fault injection, request log and the
+// browser pages / admin API under /sandbox/.
+const http = require('node:http');
+const { Gateway } = require('./engine');
+const { normaliseUrl } = require('./oauth');
+const { maskParams } = require('./mask');
+const reply = require('./reply');
+const { handleAdmin } = require('./admin');
+
+const MAX_BODY = 1024 * 1024;
+const API_RE = /^\/api\/(v2|v4|3ds\/v1)\/(.+?)\/(?:(group)\/)?([^/]+)\/?$/;
+
+function sleep(ms, timers) {
+	return new Promise((resolve) => {
+		const t = setTimeout(() => {
+			timers.delete(t);
+			resolve();
+		}, ms);
+		timers.add(t);
+	});
+}
+
+function readBody(req) {
+	return new Promise((resolve, reject) => {
+		const chunks = [];
+		let size = 0;
+		req.on('data', (c) => {
+			size += c.length;
+			if (size > MAX_BODY) {
+				reject(Object.assign(new Error('body too large'), { status: 413 }));
+				req.destroy();
+				return;
+			}
+			chunks.push(c);
+		});
+		req.on('end', () => resolve(Buffer.concat(chunks)));
+		req.on('error', reject);
+	});
+}
+
+function formPairs(text) {
+	return [...new URLSearchParams(text)];
+}
+
+/** First value per name, trimmed (the gateway drops leading/trailing whitespace). */
+function trimmedParams(pairs) {
+	const p = {};
+	for (const [k, v] of pairs) if (!(k in p)) p[k] = v.trim();
+	return p;
+}
+
+class SandboxServer {
+	/** cfg: loaded config; deps: { store, callbacks, faults } */
+	constructor(cfg, deps) {
+		this.cfg = cfg;
+		this.opts = cfg.options;
+		this.deps = deps;
+		this.gateway = new Gateway(cfg, deps);
+		deps.faults.onRemove = (removed) => this.gateway.releaseFaults(removed);
+		this.readBody = readBody;
+		this.requests = [];
+		this.requestSeq = 0;
+		this.timers = new Set();
+		this.server = http.createServer((req, res) => {
+			this.handle(req, res).catch((e) => this.internalError(req, res, e));
+		});
+		this.server.keepAliveTimeout = 10000;
+	}
+
+	listen(port, host) {
+		return new Promise((resolve, reject) => {
+			this.server.once('error', reject);
+			this.server.listen(port, host, () => {
+				this.server.off('error', reject);
+				this.address = this.server.address();
+				resolve(this.address);
+			});
+		});
+	}
+
+	async close() {
+		for (const t of this.timers) clearTimeout(t);
+		this.timers.clear();
+		await new Promise((resolve) => {
+			this.server.close(() => resolve());
+			this.server.closeAllConnections();
+		});
+	}
+
+	reset() {
+		this.gateway.reset();
+		this.deps.callbacks.reset();
+		this.deps.faults.clear();
+		for (const f of this.opts.faults || []) this.deps.faults.add(f);
+		this.requests = [];
+	}
+
+	baseUrl(req) {
+		return `http://${req.headers.host || `${this.address.address}:${this.address.port}`}`;
+	}
+
+	/** One line per request on stdout (unless quiet) and an entry in the masked request log. */
+	logRequest(entry) {
+		entry.seq = ++this.requestSeq;
+		this.requests.push(entry);
+		const max = this.opts.requestLogSize || 1000;
+		if (this.requests.length > max) this.requests.splice(0, this.requests.length - max);
+		if (!this.opts.quiet) {
+			const cid = entry.client_orderid ? ` ${entry.client_orderid}` : '';
+			const card = entry.card ? ` card=${entry.card}` : '';
+			process.stdout.write(`${entry.at} ${entry.method} ${entry.path} ${entry.op || '-'} ${entry.result} ${entry.ms}ms${cid}${card}\n`);
+		}
+	}
+
+	async handle(req, res) {
+		const started = performance.now();
+		const at = new Date().toISOString();
+		const [rawPath, rawQuery = ''] = String(req.url).split(/\?(.*)/s);
+		const log = (op, result, extra = {}) =>
+			this.logRequest({ at, method: req.method, path: rawPath, op, result, http: res.statusCode, ms: Math.round(performance.now() - started), ...extra });
+
+		if (rawPath === '/sandbox' || rawPath.startsWith('/sandbox/')) {
+			const status = await handleAdmin(this, req, res, rawPath, rawQuery);
+			log('sandbox', String(status));
+			return;
+		}
+
+		const base = this.opts.basePath;
+		const path = base && (rawPath === base || rawPath.startsWith(`${base}/`)) ? rawPath.slice(base.length) : rawPath;
+		const m = API_RE.exec(path);
+		const def = m ? Gateway.command(`${m[1]}/${m[2]}`) : null;
+		if (!def) {
+			reply.sendText(res, 404, 'Not Found');
+			log(null, '404');
+			return;
+		}
+		if (req.method !== 'POST') {
+			reply.sendText(res, 405, 'Method Not Allowed', { Allow: 'POST' });
+			log(def.name, '405');
+			return;
+		}
+
+		const faults = this.deps.faults;
+		if (faults.take('reset', def)) {
+			req.socket.destroy();
+			log(def.name, 'fault:reset');
+			return;
+		}
+		const timeout = faults.take('timeout', def);
+		if (timeout) {
+			await sleep(timeout.latencyMs, this.timers);
+			req.socket.destroy();
+			log(def.name, 'fault:timeout');
+			return;
+		}
+		const latency = faults.take('latency', def);
+		const delay = this.opts.latencyMs + (latency ? latency.latencyMs : 0);
+		if (delay > 0) await sleep(delay, this.timers);
+
+		let body;
+		try {
+			body = await readBody(req);
+		} catch (e) {
+			if (!res.headersSent && !req.socket.destroyed) reply.sendText(res, e.status || 400, 'Bad Request');
+			log(def.name, 'bad-body');
+			return;
+		}
+		const json = reply.wantsJson(req);
+		const serialless = (message, code) => ({ type: 'error', 'error-message': message, 'error-code': String(code) });
+		if (faults.take('http500', def)) {
+			reply.sendGatewayReply(res, json, serialless('Injected server fault', 5), 500);
+			log(def.name, 'fault:http500');
+			return;
+		}
+		if (this.opts.strictAccept && !json) {
+			reply.sendText(res, 406, `Not Acceptable: send Accept: ${reply.JSON_TYPE}`);
+			log(def.name, '406');
+			return;
+		}
+
+		const contentType = String(req.headers['content-type'] || '').toLowerCase();
+		const pairs = formPairs(body.toString('utf8'));
+		const p = trimmedParams(pairs);
+		const masked = maskParams(p);
+		const extra = { client_orderid: p.client_orderid || p['client-order-id'], params: masked, card: masked.credit_card_number };
+
+		let outcome;
+		if (contentType && !contentType.startsWith('application/x-www-form-urlencoded')) {
+			outcome = {
+				reply: {
+					type: 'validation-error',
+					'serial-number': this.deps.store.nextSerial(),
+					'error-message': 'Content-Type must be application/x-www-form-urlencoded',
+					'error-code': '1',
+				},
+			};
+		} else {
+			const host = req.headers.host || `${this.address.address}:${this.address.port}`;
+			outcome = this.gateway.process({
+				def,
+				id: m[4],
+				isGroup: Boolean(m[3]),
+				pairs,
+				queryPairs: formPairs(rawQuery),
+				p,
+				authorization: req.headers.authorization,
+				oauthUrl: normaliseUrl('http', host, rawPath),
+				baseUrl: this.baseUrl(req),
+			});
+		}
+
+		if (faults.take('apply-then-drop', def)) {
+			req.socket.destroy();
+			log(def.name, `fault:apply-then-drop(${outcome.reply ? outcome.reply.type : 'auth'})`, extra);
+			return;
+		}
+		if (outcome.authFailure) {
+			const status = Number(this.opts.oauthFailureStatus) || 403;
+			reply.sendText(res, status, status === 401 ? 'Unauthorized' : 'Forbidden');
+			log(def.name, `${status} (${outcome.authFailure})`, extra);
+			return;
+		}
+		reply.sendGatewayReply(res, json, outcome.reply);
+		const r = outcome.reply;
+		const result = r['error-code'] && r.type !== 'status-response' ? `${r.type}(${r['error-code']}: ${r['error-message']})` : r.status ? `${r.type}:${r.status}` : r.type;
+		log(def.name, result, extra);
+	}
+
+	internalError(req, res, e) {
+		if (!this.opts.quiet) process.stderr.write(`sandbox internal error: ${e.stack || e}\n`);
+		if (res.headersSent || req.socket.destroyed) return;
+		reply.sendGatewayReply(res, reply.wantsJson(req), { type: 'error', 'error-message': `Internal sandbox error: ${e.message}`, 'error-code': '5' }, 500);
+	}
+}
+
+module.exports = { SandboxServer, readBody };
