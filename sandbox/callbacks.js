@@ -1,14 +1,16 @@
 'use strict';
-// Server callbacks (gateway → merchant): HTTP GET with the outcome in the query string, retried on a
-// compressed schedule until the merchant answers 200. Every attempt is recorded for the admin API.
+// Server callbacks (gateway → merchant): HTTP GET with the outcome in the query string (the
+// documented way; `callbackMethod: 'POST'` sends the same fields as a form body instead), retried on
+// a compressed schedule until the merchant answers 200. Every attempt is recorded for the admin API.
 const { Agent, request } = require('undici');
 
 class Callbacks {
 	/**
-	 * opts: { retry: { attempts, delaysMs }, timeoutMs, faults, log(line) }
+	 * opts: { retry: { attempts, delaysMs }, timeoutMs, faults, method: 'GET' | 'POST' }
 	 */
 	constructor(opts) {
 		this.retry = opts.retry;
+		this.method = opts.method === 'POST' ? 'POST' : 'GET';
 		this.timeoutMs = opts.timeoutMs;
 		this.faults = opts.faults;
 		this.agent = new Agent({ connections: 16, headersTimeout: opts.timeoutMs, bodyTimeout: opts.timeoutMs });
@@ -114,11 +116,18 @@ class Callbacks {
 			const attempt = async (n) => {
 				if (this.closed) return resolveFirst();
 				const url = new URL(d.url);
-				for (const [k, v] of Object.entries(d.params)) url.searchParams.append(k, v);
+				const form = new URLSearchParams(d.params);
+				const init = { method: this.method, dispatcher: this.agent };
+				if (this.method === 'POST') {
+					init.body = form.toString();
+					init.headers = { 'content-type': 'application/x-www-form-urlencoded' };
+				} else {
+					for (const [k, v] of form) url.searchParams.append(k, v);
+				}
 				const started = Date.now();
-				const rec = { n, at: new Date(started).toISOString() };
+				const rec = { n, at: new Date(started).toISOString(), method: this.method };
 				try {
-					const r = await request(url, { method: 'GET', dispatcher: this.agent });
+					const r = await request(url, init);
 					await r.body.dump();
 					rec.httpStatus = r.statusCode;
 				} catch (e) {

@@ -18,6 +18,7 @@ const DEFAULT_OPTIONS = {
 	oauthReplay: { enabled: false, windowSec: 300 },
 	callbackRetry: { attempts: 5, delaysMs: [1000, 2000, 4000, 8000, 16000] },
 	callbackTimeoutMs: 5000,
+	callbackMethod: 'GET',
 	requestLogSize: 1000,
 	descriptor: 'CARD GATEWAY SANDBOX',
 	faults: [],

@@ -11,7 +11,8 @@ const { SandboxServer } = require('./server');
  * Start a sandbox gateway.
  * options: { port = 0, host = '127.0.0.1', config (object | path; default sandbox/config/default.json),
  *            configDir, latencyMs, verifier: 'forge' | 'node', pollsBeforeFinal, quiet, strictAccept,
- *            oauthFailureStatus, oauthReplay, callbackRetry: { attempts, delaysMs }, faults, basePath }
+ *            oauthFailureStatus, oauthReplay, callbackRetry: { attempts, delaysMs }, callbackMethod: 'GET' | 'POST',
+ *            faults, basePath }
  * → { url, port, host, close(), server, store }
  */
 async function startSandbox(options = {}) {
@@ -20,7 +21,7 @@ async function startSandbox(options = {}) {
 	const store = new Store();
 	const faults = new Faults();
 	for (const f of opts.faults || []) faults.add(f);
-	const callbacks = new Callbacks({ retry: opts.callbackRetry, timeoutMs: opts.callbackTimeoutMs, faults });
+	const callbacks = new Callbacks({ retry: opts.callbackRetry, timeoutMs: opts.callbackTimeoutMs, faults, method: opts.callbackMethod });
 	const srv = new SandboxServer(cfg, { store, faults, callbacks });
 	const addr = await srv.listen(opts.port, opts.host);
 	const hostForUrl = addr.family === 'IPv6' || addr.family === 6 ? `[${addr.address}]` : addr.address;

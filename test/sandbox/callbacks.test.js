@@ -187,3 +187,34 @@ describe('callback faults', () => {
 		expect(hitsFor(path).map((h) => h.query.type)).toEqual(['preauth', 'reversal', 'capture']);
 	});
 });
+
+describe('callbackMethod POST', () => {
+	it('sends the same fields and control as a form body', async () => {
+		const bodies = [];
+		const postReceiver = http.createServer((req, res) => {
+			let body = '';
+			req.on('data', (chunk) => (body += chunk));
+			req.on('end', () => {
+				bodies.push({ method: req.method, type: req.headers['content-type'], fields: Object.fromEntries(new URLSearchParams(body)) });
+				res.writeHead(200);
+				res.end('OK');
+			});
+		});
+		await new Promise((r) => postReceiver.listen(0, '127.0.0.1', r));
+		const postSandbox = await startSandbox({ port: 0, quiet: true, callbackMethod: 'POST' });
+		try {
+			const client = new Client(postSandbox);
+			const s = await client.sale({ amount: '3.00', server_callback_url: `http://127.0.0.1:${postReceiver.address().port}/cb` });
+			await client.status(s.orderid, s.params.client_orderid);
+			const [hit] = await waitFor(() => bodies.length && bodies);
+			expect(hit.method).toBe('POST');
+			expect(hit.type).toBe('application/x-www-form-urlencoded');
+			expect(hit.fields).toMatchObject({ status: 'approved', orderid: s.orderid, merchant_order: s.params.client_orderid, amount: '3.00' });
+			expect(hit.fields.control).toBe(sha1(`approved${hit.fields.orderid}${hit.fields.merchant_order}${MERCHANT.controlKey}`));
+		} finally {
+			await postSandbox.close();
+			postReceiver.closeAllConnections();
+			await new Promise((r) => postReceiver.close(r));
+		}
+	});
+});
