@@ -29,7 +29,7 @@ if ! dpkg -s libsqlite3-dev >/dev/null 2>&1; then
 	log "installing libsqlite3-dev"
 	if [ "$(id -u)" = 0 ]; then apt-get update -qq >&2 && apt-get install -y -qq libsqlite3-dev >&2; else sudo apt-get install -y -qq libsqlite3-dev >&2; fi
 fi
-(cd "$rt/n8n" && npm_config_sqlite=/usr npm rebuild sqlite3 --loglevel=error >&2)
+(cd "$rt/n8n" && npm_config_sqlite=/usr npm rebuild sqlite3 --ignore-scripts=false --loglevel=error >&2)
 node -e "require('$rt/n8n/node_modules/sqlite3')"
 touch "$rt/.complete"
 log "ready in $(( $(date +%s) - started )) s: $rt"

@@ -1,0 +1,71 @@
+// One real n8n (the pinned runtime) with our package installed as a community package, the
+// sandbox gateway, and the workflows under test — started once per e2e test file.
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const { N8nInstance, ensureRuntime, packPackage, REPO } = require('../../e2e/n8n');
+const { startSandbox } = require('../../sandbox');
+
+export const MERCHANT = { login: 'n8n-test-merchant', controlKey: 'TEST-ONLY-CONTROL-KEY-5f0c9a1e' };
+export const CREDENTIAL = { id: 'cgSandbox000000001', name: 'Card Gateway sandbox' };
+export const PRIVATE_KEY = readFileSync(join(REPO, 'sandbox/keys/test-merchant-2048.key.pem'), 'utf8');
+
+export interface E2eEnvironment {
+	n8n: InstanceType<typeof N8nInstance>;
+	sandbox: { url: string; close(): Promise<void> };
+	userFolder: string;
+	admin<T = unknown>(method: string, path: string, body?: unknown): Promise<T>;
+	stop(): Promise<void>;
+}
+
+export function readWorkflows(dir: string): Array<Record<string, unknown>> {
+	return readdirSync(dir)
+		.filter((name) => name.endsWith('.json'))
+		.sort()
+		.map((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')));
+}
+
+export async function startE2eEnvironment(options: { port: number; workflows: Array<Record<string, unknown>>; publish: string[] }): Promise<E2eEnvironment> {
+	const runtime: string = await ensureRuntime();
+	const userFolder = mkdtempSync(join(tmpdir(), 'n8n-card-gateway-e2e-'));
+	const tarball: string = await packPackage(userFolder);
+	const sandbox = await startSandbox({ port: 0, quiet: true, verifier: 'node', callbackRetry: { attempts: 3, delaysMs: [200, 400] } });
+	const n8n = new N8nInstance({ runtime, userFolder, port: options.port });
+	try {
+		await n8n.installPackage(tarball);
+		await n8n.importCredentials([
+			{
+				...CREDENTIAL,
+				type: 'cardGatewayApi',
+				data: { baseUrl: `${sandbox.url}/paynet`, ...MERCHANT, privateKey: PRIVATE_KEY, privateKeyPassphrase: '', endpointId: '1001', endpointGroupId: '' },
+			},
+		]);
+		await n8n.importWorkflows(options.workflows);
+		for (const id of options.publish) await n8n.publish(id);
+		await n8n.start();
+		await n8n.createApiKey();
+	} catch (error) {
+		await n8n.stop();
+		await sandbox.close();
+		throw error;
+	}
+	const admin = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+		const response = await fetch(`${sandbox.url}/sandbox/${path}`, {
+			method,
+			headers: body === undefined ? {} : { 'content-type': 'application/json' },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		return (await response.json()) as T;
+	};
+	return {
+		n8n,
+		sandbox,
+		userFolder,
+		admin,
+		async stop() {
+			await n8n.stop();
+			await sandbox.close();
+		},
+	};
+}

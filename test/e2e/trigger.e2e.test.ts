@@ -1,0 +1,93 @@
+// The trigger in a real n8n: the sandbox delivers callbacks (GET, and POST from a second sandbox)
+// to n8n's production webhook URL; each genuine one starts exactly one execution with the right
+// data, a forged one gets 403 and starts nothing.
+import { join } from 'node:path';
+
+import { startE2eEnvironment, readWorkflows, type E2eEnvironment } from './environment';
+
+const { Client } = require('../sandbox/client');
+const { startSandbox } = require('../../sandbox');
+
+const WORKFLOW = 'e2eCallbackTrigger1';
+const WEBHOOK = '2f1b7c1e-0001-4000-8000-0000000000aa/callback';
+
+let env: E2eEnvironment;
+
+beforeAll(async () => {
+	env = await startE2eEnvironment({ port: 5710, workflows: readWorkflows(join(__dirname, 'workflows')).filter((w) => w.id === WORKFLOW), publish: [WORKFLOW] });
+}, 15 * 60_000);
+afterAll(async () => {
+	await env?.stop();
+	await require('undici').getGlobalDispatcher().close();
+}, 60_000);
+
+type Execution = { id: string; status: string; mode: string; data: { resultData: { runData: Record<string, Array<{ data: { main: Array<Array<{ json: Record<string, unknown> }>> } }>> } } };
+
+async function executionsSettled(expected: number): Promise<Execution[]> {
+	for (let attempt = 0; attempt < 60; attempt++) {
+		const executions: Execution[] = await env.n8n.executions(WORKFLOW);
+		if (executions.length >= expected && executions.every((e) => e.status !== 'running' && e.status !== 'new')) return executions;
+		await new Promise((resolve) => setTimeout(resolve, 500));
+	}
+	return env.n8n.executions(WORKFLOW);
+}
+
+function emitted(execution: Execution): Record<string, unknown> {
+	return execution.data.resultData.runData['Card Gateway Trigger'][0].data.main[0][0].json;
+}
+
+async function saleWithCallback(sandbox: { url: string }, amount: string, cvv2 = '123') {
+	const client = new Client(sandbox);
+	const sale = await client.sale({ amount, cvv2, server_callback_url: `${env.n8n.baseUrl}/webhook/${WEBHOOK}` });
+	await client.status(sale.orderid, sale.params.client_orderid);
+	return sale as { orderid: string; params: { client_orderid: string } };
+}
+
+async function deliveredTo200(sandbox: { url: string }, orderid: string) {
+	for (let attempt = 0; attempt < 60; attempt++) {
+		const response = await fetch(`${sandbox.url}/sandbox/callbacks?orderid=${orderid}`);
+		const { deliveries } = (await response.json()) as { deliveries: Array<{ state: string; attempts: Array<{ httpStatus?: number; method?: string }> }> };
+		const done = deliveries.find((d) => d.state === 'delivered' || d.state === 'failed');
+		if (done) return done;
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+	throw new Error(`no delivery settled for order ${orderid}`);
+}
+
+test('genuine GET and POST callbacks each start exactly one execution; a forged one gets 403 and none', async () => {
+	const approved = await saleWithCallback(env.sandbox, '12.34');
+	expect(await deliveredTo200(env.sandbox, approved.orderid)).toMatchObject({ state: 'delivered', attempts: [{ httpStatus: 200, method: 'GET' }] });
+	const declined = await saleWithCallback(env.sandbox, '5.00', '116');
+	expect(await deliveredTo200(env.sandbox, declined.orderid)).toMatchObject({ state: 'delivered' });
+
+	const postSandbox = await startSandbox({ port: 0, quiet: true, verifier: 'node', callbackMethod: 'POST' });
+	let posted: { orderid: string; params: { client_orderid: string } };
+	try {
+		posted = await saleWithCallback(postSandbox, '7.77');
+		expect(await deliveredTo200(postSandbox, posted.orderid)).toMatchObject({ state: 'delivered', attempts: [{ httpStatus: 200, method: 'POST' }] });
+	} finally {
+		await postSandbox.close();
+	}
+
+	const forged = await fetch(`${env.n8n.baseUrl}/webhook/${WEBHOOK}?status=approved&orderid=999&merchant_order=x&amount=1000.00&control=${'0'.repeat(40)}`);
+	expect(forged.status).toBe(403);
+	expect(await forged.text()).not.toContain('1000.00');
+	const unsigned = await fetch(`${env.n8n.baseUrl}/webhook/${WEBHOOK}`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/x-www-form-urlencoded' },
+		body: 'status=approved&orderid=998&merchant_order=y',
+	});
+	expect(unsigned.status).toBe(403);
+
+	const executions = await executionsSettled(3);
+	expect(executions).toHaveLength(3);
+	expect(executions.every((e) => e.status === 'success' && e.mode === 'webhook')).toBe(true);
+	const byOrder = Object.fromEntries(executions.map((e) => [String(emitted(e).client_orderid), emitted(e)]));
+	expect(byOrder[approved.params.client_orderid]).toMatchObject({ status: 'approved', type: 'sale', amount: '12.34', method: 'GET', verified: true, client_orderid: approved.params.client_orderid });
+	expect(byOrder[declined.params.client_orderid]).toMatchObject({ status: 'declined', amount: '5.00', method: 'GET' });
+	expect(byOrder[posted!.params.client_orderid]).toMatchObject({ status: 'approved', amount: '7.77', method: 'POST' });
+	expect(JSON.stringify(executions)).not.toContain('4444555566661111');
+
+	const health = await fetch(`${env.n8n.baseUrl}/healthz`);
+	expect(health.status).toBe(200);
+}, 5 * 60_000);
