@@ -12,6 +12,7 @@ import { OPERATIONS, operationUrl, type AuthScheme, type OperationId } from './p
 import { controlSignature } from './protocol/control';
 import { GatewayInputError } from './protocol/errors';
 import { maskText } from './protocol/masking';
+import { loadRsaPrivateKey } from './protocol/oauth';
 import { classifyReply, JSON_MEDIA_TYPE, parseGatewayReply, type GatewayFailure, type GatewayReply } from './protocol/reply';
 import { SIGNING_HEADER, encodeForm, type MerchantCredentials } from './protocol/signing';
 
@@ -72,6 +73,9 @@ export async function gatewayRequest(ctx: GatewayContext, call: GatewayCall): Pr
 			),
 		);
 		body.push(['control', control]);
+	}
+	if (auth === 'oauth-hmac-sha1' || auth === 'oauth-rsa-sha256') {
+		withInputErrors(ctx, call.itemIndex, () => checkSigningMaterial(auth, credentials));
 	}
 	const headers: Record<string, string> = {
 		Accept: JSON_MEDIA_TYPE,
@@ -141,6 +145,19 @@ function resolveEndpoint(ctx: GatewayContext, credentials: MerchantCredentials, 
 		throw new NodeOperationError(ctx.getNode(), 'No endpoint ID: set one in the credential or in the node', { itemIndex: call.itemIndex });
 	}
 	return { endpointId, endpointGroupId: endpointGroupId || undefined };
+}
+
+/**
+ * The credential signs OAuth requests inside n8n's request helper, which turns any error into a
+ * NodeApiError indistinguishable from a network failure. A credential that cannot sign is
+ * therefore refused here, before anything is sent, so it never looks like a lost reply.
+ */
+function checkSigningMaterial(auth: 'oauth-hmac-sha1' | 'oauth-rsa-sha256', credentials: MerchantCredentials): void {
+	if (!credentials.login) throw new GatewayInputError('login', 'The credential has no merchant login');
+	if (auth === 'oauth-hmac-sha1' && !credentials.controlKey) {
+		throw new GatewayInputError('controlKey', 'HMAC-SHA1 signing needs the merchant control key');
+	}
+	if (auth === 'oauth-rsa-sha256') loadRsaPrivateKey(credentials.privateKey ?? '', credentials.privateKeyPassphrase);
 }
 
 function unreachable(error: unknown, credentials: MerchantCredentials): GatewayOutcome {

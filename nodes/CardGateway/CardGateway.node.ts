@@ -1,0 +1,67 @@
+import {
+	NodeConnectionTypes,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeType,
+	type INodeTypeDescription,
+} from 'n8n-workflow';
+
+import * as cardReference from './actions/cardReference';
+import * as hostedForm from './actions/hostedForm';
+import * as payment from './actions/payment';
+import * as payout from './actions/payout';
+import * as recurringPayment from './actions/recurringPayment';
+import { router } from './actions/router';
+import * as threeDSecure from './actions/threeDSecure';
+import * as transaction from './actions/transaction';
+import * as transfer from './actions/transfer';
+
+export class CardGateway implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Card Gateway',
+		name: 'cardGateway',
+		icon: { light: 'file:../../icons/cardGateway.svg', dark: 'file:../../icons/cardGateway.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description: 'Card payments, refunds, payouts, card references and 3-D Secure on a PaynetEasy-style card gateway',
+		defaults: { name: 'Card Gateway' },
+		// Deliberate: agents may read statuses and card info; money-moving operations refuse to run
+		// as a tool unless the user turns on "Allow AI Agents to Move Money" (docs/action-node.md).
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'cardGatewayApi', required: true }],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: '3-D Secure', value: 'threeDSecure' },
+					{ name: 'Card Reference', value: 'cardReference' },
+					{ name: 'Hosted Form', value: 'hostedForm' },
+					{ name: 'Payment', value: 'payment' },
+					{ name: 'Payout', value: 'payout' },
+					{ name: 'Recurring Payment', value: 'recurringPayment' },
+					{ name: 'Transaction', value: 'transaction' },
+					{ name: 'Transfer', value: 'transfer' },
+				],
+				default: 'payment',
+			},
+			...cardReference.description,
+			...hostedForm.description,
+			...payment.description,
+			...payout.description,
+			...recurringPayment.description,
+			...threeDSecure.description,
+			...transaction.description,
+			...transfer.description,
+		],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

@@ -1,0 +1,489 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+/** How a parameter's value is checked and turned into its wire form before anything is sent. */
+export type Check =
+	| 'text'
+	| 'id'
+	| 'amount'
+	| 'currency'
+	| 'cardNumber'
+	| 'month'
+	| 'year'
+	| 'cvv'
+	| 'email'
+	| 'url'
+	| 'country'
+	| 'flag'
+	| 'choice'
+	| 'count';
+
+/**
+ * One request field: the n8n parameter the user sees and the name it has on the wire. The wire
+ * spelling differs between gateway APIs (client_orderid, client-order-id, credit-card-number…);
+ * operations pick the spelling with `wire()` and the user never sees it.
+ */
+export interface Field {
+	property: INodeProperties;
+	wire: string;
+	check: Check;
+	/** The merchant order ID: its wire name comes from the catalogue, and it may be generated. */
+	merchantOrderId?: 'new' | 'existing';
+}
+
+export function defineField(wireName: string, check: Check, property: INodeProperties): Field {
+	return { wire: wireName, check, property };
+}
+
+/** The same field under another wire name. */
+export function wire(source: Field, wireName: string): Field {
+	return { ...source, wire: wireName };
+}
+
+/** The field with a wire name written with hyphens (the v4 recurring API's spelling). */
+export function hyphenated(source: Field): Field {
+	return wire(source, source.wire.replace(/_/g, '-'));
+}
+
+// ── Order identity ────────────────────────────────────────────────────────────────────────────
+
+/** For operations that start an order: may be left empty, then a unique ID is generated. */
+export const newMerchantOrderId: Field = {
+	merchantOrderId: 'new',
+	...defineField('client_orderid', 'id', {
+		displayName: 'Order ID (Merchant)',
+		name: 'merchantOrderId',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. invoice-10042',
+		description:
+			'Your unique ID for this order (the idempotency key the safe-retry logic relies on). Leave empty to generate one (n8n- plus 12 hex digits); it is returned as client_orderid.',
+	}),
+};
+
+/** For operations on an order that exists: the merchant ID it was created with. */
+export const merchantOrderId: Field = {
+	merchantOrderId: 'existing',
+	...defineField('client_orderid', 'id', {
+		displayName: 'Order ID (Merchant)',
+		name: 'merchantOrderId',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. invoice-10042',
+		description: 'The merchant order ID the order was created with (client_orderid in earlier outputs)',
+	}),
+};
+
+export const gatewayOrderId = defineField('orderid', 'id', {
+	displayName: 'Gateway Order ID',
+	name: 'gatewayOrderId',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. 100042',
+	description: 'The order ID the gateway assigned (orderid in earlier outputs)',
+});
+
+export const cardReferenceId = defineField('cardrefid', 'id', {
+	displayName: 'Card Reference ID',
+	name: 'cardReferenceId',
+	type: 'string',
+	default: '',
+	description: 'A stored card, as returned by Create Card Reference (cardRefId)',
+});
+
+export const destinationCardReferenceId = defineField('destination-card-ref-id', 'id', {
+	displayName: 'Destination Card Reference ID',
+	name: 'destinationCardReferenceId',
+	type: 'string',
+	default: '',
+	description: 'The stored card that receives the money',
+});
+
+export const recurringPaymentId = defineField('recurring-payment-id', 'id', {
+	displayName: 'Recurring Payment ID',
+	name: 'recurringPaymentId',
+	type: 'string',
+	default: '',
+	description: 'The subscription returned by Create Recurring Payment (recurringPaymentId)',
+});
+
+export const orderDescription = defineField('order_desc', 'text', {
+	displayName: 'Order Description',
+	name: 'orderDescription',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. Order 10042: 2 items',
+	description: 'What the customer pays for',
+});
+
+// ── Money ─────────────────────────────────────────────────────────────────────────────────────
+
+export const amount = defineField('amount', 'amount', {
+	displayName: 'Amount',
+	name: 'amount',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. 10.50',
+	description:
+		'Decimal amount in major units with a dot, such as 10.50 (no more decimals than the currency has). Text rather than a number, so that no rounding happens.',
+});
+
+export const currency = defineField('currency', 'currency', {
+	displayName: 'Currency',
+	name: 'currency',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. USD',
+	description: 'Three-letter ISO 4217 code; it must match the endpoint',
+});
+
+export const comment = defineField('comment', 'text', {
+	displayName: 'Comment',
+	name: 'comment',
+	type: 'string',
+	default: '',
+	description: 'Reason shown in the gateway back office (at most 50 characters)',
+});
+
+// ── Card ──────────────────────────────────────────────────────────────────────────────────────
+
+export const cardNumber = defineField('credit_card_number', 'cardNumber', {
+	displayName: 'Card Number',
+	name: 'cardNumber',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. 4444555566661111',
+	description: 'Full card number (12–19 digits, spaces allowed). Outputs only ever show it masked.',
+});
+
+export const expireMonth = defineField('expire_month', 'month', {
+	displayName: 'Expiry Month',
+	name: 'expireMonth',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. 12',
+	description: 'Month the card expires, 1–12',
+});
+
+export const expireYear = defineField('expire_year', 'year', {
+	displayName: 'Expiry Year',
+	name: 'expireYear',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. 2030',
+	description: 'Year the card expires, 2 or 4 digits',
+});
+
+export const cvv = defineField('cvv2', 'cvv', {
+	displayName: 'CVV',
+	name: 'cvv',
+	type: 'string',
+	typeOptions: { password: true },
+	default: '',
+	description: 'Card security code, 3 or 4 digits. It is never echoed in outputs.',
+});
+
+export const cardholderName = defineField('card_printed_name', 'text', {
+	displayName: 'Cardholder Name',
+	name: 'cardholderName',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. JOHN SMITH',
+	description: 'Name as printed on the card',
+});
+
+// ── Customer ──────────────────────────────────────────────────────────────────────────────────
+
+export const email = defineField('email', 'email', {
+	displayName: 'Email',
+	name: 'email',
+	type: 'string',
+	placeholder: 'name@email.com',
+	default: '',
+	description: "Customer's email address",
+});
+
+export const firstName = defineField('first_name', 'text', {
+	displayName: 'First Name',
+	name: 'firstName',
+	type: 'string',
+	default: '',
+	description: "Customer's first name",
+});
+
+export const lastName = defineField('last_name', 'text', {
+	displayName: 'Last Name',
+	name: 'lastName',
+	type: 'string',
+	default: '',
+	description: "Customer's last name",
+});
+
+export const address = defineField('address1', 'text', {
+	displayName: 'Address',
+	name: 'address',
+	type: 'string',
+	default: '',
+	description: "Customer's street address",
+});
+
+export const city = defineField('city', 'text', {
+	displayName: 'City',
+	name: 'city',
+	type: 'string',
+	default: '',
+	description: "Customer's city",
+});
+
+export const state = defineField('state', 'text', {
+	displayName: 'State',
+	name: 'state',
+	type: 'string',
+	default: '',
+	description: 'Two-letter state or province code (required for the US, Canada and Australia)',
+});
+
+export const zipCode = defineField('zip_code', 'text', {
+	displayName: 'ZIP Code',
+	name: 'zipCode',
+	type: 'string',
+	default: '',
+	description: "Customer's postal code",
+});
+
+export const country = defineField('country', 'country', {
+	displayName: 'Country',
+	name: 'country',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. US',
+	description: 'Two-letter ISO 3166 country code',
+});
+
+export const phone = defineField('phone', 'text', {
+	displayName: 'Phone',
+	name: 'phone',
+	type: 'string',
+	default: '',
+	description: "Customer's phone number",
+});
+
+export const ipAddress = defineField('ipaddress', 'text', {
+	displayName: 'IP Address',
+	name: 'ipAddress',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. 203.0.113.7',
+	description: "Customer's IP address",
+});
+
+export const birthday = defineField('birthday', 'text', {
+	displayName: 'Birthday',
+	name: 'birthday',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. 19820115',
+	description: "Customer's date of birth as YYYYMMDD",
+});
+
+export const ssn = defineField('ssn', 'text', {
+	displayName: 'SSN (Last 4 Digits)',
+	name: 'ssn',
+	type: 'string',
+	default: '',
+	description: 'Last four digits of the customer’s social security number',
+});
+
+export const cellPhone = defineField('cell_phone', 'text', {
+	displayName: 'Cell Phone',
+	name: 'cellPhone',
+	type: 'string',
+	default: '',
+	description: "Customer's mobile number",
+});
+
+export const siteUrl = defineField('site_url', 'url', {
+	displayName: 'Site URL',
+	name: 'siteUrl',
+	type: 'string',
+	default: '',
+	description: 'The shop the order comes from',
+});
+
+export const purpose = defineField('purpose', 'text', {
+	displayName: 'Purpose',
+	name: 'purpose',
+	type: 'string',
+	default: '',
+	description: 'Purpose of the payment as the acquirer wants it (at most 128 characters)',
+});
+
+// ── Where the gateway sends the customer and the result ───────────────────────────────────────
+
+export const redirectUrl = defineField('redirect_url', 'url', {
+	displayName: 'Redirect URL',
+	name: 'redirectUrl',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. https://shop.example.com/payment/return',
+	description: 'Where the customer returns after 3-D Secure or the hosted page',
+});
+
+export const serverCallbackUrl = defineField('server_callback_url', 'url', {
+	displayName: 'Server Callback URL',
+	name: 'serverCallbackUrl',
+	type: 'string',
+	default: '',
+	description: 'Where the gateway reports the final status (for example the Card Gateway Trigger webhook URL)',
+});
+
+export const notifyUrl = defineField('notify_url', 'url', {
+	displayName: 'Notify URL',
+	name: 'notifyUrl',
+	type: 'string',
+	default: '',
+	description: 'Like the server callback URL, but also called for later refunds and chargebacks of the order',
+});
+
+export const merchantData = defineField('merchantdata', 'text', {
+	displayName: 'Merchant Data',
+	name: 'merchantData',
+	type: 'string',
+	default: '',
+	description: 'Free text the gateway hands back in callbacks',
+});
+
+// ── Rebill specifics ──────────────────────────────────────────────────────────────────────────
+
+export const enumerateAmounts = defineField('enumerate_amounts', 'text', {
+	displayName: 'Fallback Amounts',
+	name: 'enumerateAmounts',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. 10.00,5.00',
+	description: 'Comma-separated amounts tried in order until one is approved',
+});
+
+export const recurrentScenario = defineField('recurrent_scenario', 'choice', {
+	displayName: 'Recurrent Scenario',
+	name: 'recurrentScenario',
+	type: 'options',
+	options: [
+		{ name: 'Irregular', value: 'IRREGULAR' },
+		{ name: 'Regular', value: 'REGULAR' },
+	],
+	default: 'REGULAR',
+	description: 'Whether the charges follow a fixed schedule',
+});
+
+// ── Payout destinations ───────────────────────────────────────────────────────────────────────
+
+export const accountNumber = defineField('account_number', 'text', {
+	displayName: 'Bank Account Number',
+	name: 'accountNumber',
+	type: 'string',
+	default: '',
+	description: 'Bank account that receives a bank payout',
+});
+
+export const bankName = defineField('bank_name', 'text', {
+	displayName: 'Bank Name',
+	name: 'bankName',
+	type: 'string',
+	default: '',
+	description: 'Bank of the receiving account',
+});
+
+export const bankBranch = defineField('bank_branch', 'text', {
+	displayName: 'Bank Branch',
+	name: 'bankBranch',
+	type: 'string',
+	default: '',
+	description: 'Branch of the receiving bank',
+});
+
+export const routingNumber = defineField('routing_number', 'text', {
+	displayName: 'Routing Number',
+	name: 'routingNumber',
+	type: 'string',
+	default: '',
+	description: 'Routing or sort code of the receiving bank',
+});
+
+export const destinationCardNumber = defineField('destination-card-no', 'cardNumber', {
+	displayName: 'Destination Card Number',
+	name: 'destinationCardNumber',
+	type: 'string',
+	default: '',
+	description: 'Card that receives the money. Outputs only ever show it masked.',
+});
+
+export const depositToCard = defineField('deposit2card', 'flag', {
+	displayName: 'Deposit to Card',
+	name: 'depositToCard',
+	type: 'boolean',
+	default: false,
+	description: 'Whether the transfer only credits the destination card (no debit of a source card)',
+});
+
+export const sourceRecurringPaymentId = defineField('card_recurring_payment_id', 'id', {
+	displayName: 'Source Recurring Payment ID',
+	name: 'sourceRecurringPaymentId',
+	type: 'string',
+	default: '',
+	description: 'A stored source card (recurring payment ID) instead of source card data',
+});
+
+export const destinationRecurringPaymentId = defineField('destination_card_recurring_payment_id', 'id', {
+	displayName: 'Destination Recurring Payment ID',
+	name: 'destinationRecurringPaymentId',
+	type: 'string',
+	default: '',
+	description: 'A stored destination card (recurring payment ID) instead of the destination card number',
+});
+
+// ── Recurring payments ────────────────────────────────────────────────────────────────────────
+
+export const period = defineField('period', 'choice', {
+	displayName: 'Period',
+	name: 'period',
+	type: 'options',
+	options: [
+		{ name: 'Daily', value: 'daily' },
+		{ name: 'Monthly', value: 'monthly' },
+		{ name: 'Weekly', value: 'weekly' },
+	],
+	default: 'monthly',
+	description: 'Unit of the schedule',
+});
+
+export const interval = defineField('interval', 'count', {
+	displayName: 'Interval',
+	name: 'interval',
+	type: 'number',
+	typeOptions: { minValue: 1 },
+	default: 1,
+	description: 'How many periods lie between two charges (1 with Monthly: every month)',
+});
+
+export const cardRole = defineField('rp_card_type', 'choice', {
+	displayName: 'Card Role',
+	name: 'cardRole',
+	type: 'options',
+	options: [
+		{ name: 'Destination (Receives Money)', value: 'DST' },
+		{ name: 'Source (Is Charged)', value: 'SRC' },
+	],
+	default: 'SRC',
+	description: 'Whether the stored card is charged or receives payouts',
+});
+
+// ── Groups used by several operations ─────────────────────────────────────────────────────────
+
+export const CARD = [cardNumber, expireMonth, expireYear, cvv, cardholderName] as const;
+/** The customer fields the sale-style operations require. */
+export const CUSTOMER = [email, address, city, zipCode, country, phone, ipAddress] as const;
+/** The customer fields they accept on top. */
+export const CUSTOMER_EXTRA = [firstName, lastName, state, birthday, ssn, cellPhone, siteUrl] as const;
+export const CALLBACKS = [serverCallbackUrl, notifyUrl, merchantData] as const;
+export const MONEY = [amount, currency] as const;
+export const BANK = [accountNumber, bankName, bankBranch, routingNumber] as const;

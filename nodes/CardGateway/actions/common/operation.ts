@@ -1,0 +1,212 @@
+import { randomBytes } from 'node:crypto';
+
+import {
+	NodeOperationError,
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeProperties,
+} from 'n8n-workflow';
+
+import { OPERATIONS, type AuthScheme, type OperationId } from '../../../shared/protocol/catalogue';
+import { GatewayInputError } from '../../../shared/protocol/errors';
+import { merchantCredentials, withInputErrors, type EndpointChoice, type GatewayCall } from '../../../shared/transport';
+import type { OperationOf, Resource } from '../node.type';
+
+import { deliver, waitForFinalStatus, type DeliveryPlan } from './delivery';
+import { expireMonth, expireYear, type Field } from './fields';
+import { extraFields, optionsCollection, RETRY_ON_FAIL_WARNING, runOptions, type RunOptions } from './options';
+import { summarise } from './output';
+import { asText, checkExpiry, isEmpty, label, wireValue } from './values';
+
+/** Values already checked, by parameter name (wire form). */
+export type CheckedValues = Readonly<Record<string, string>>;
+
+export interface OperationSpec {
+	resource: Resource;
+	operation: string;
+	/** The catalogue entry the request is built from. */
+	gateway: OperationId;
+	/** Name used in messages, e.g. "Payment → Sale". */
+	label: string;
+	/** Top-level parameters the user must fill in (a new merchant order ID may stay empty). */
+	required?: readonly Field[];
+	/** Top-level parameters that may stay empty. */
+	main?: readonly Field[];
+	/** Parameters under "Additional Fields". */
+	optional?: readonly Field[];
+	/** Acts on an existing order: a lost reply is reported, never resent. */
+	followUp?: boolean;
+	/** Offers "Wait for Final Status". */
+	waitable?: boolean;
+	/** The user may pick the signature scheme. */
+	schemeChoice?: boolean;
+	/** Rules across fields (thrown as GatewayInputError). */
+	refine?: (values: CheckedValues) => void;
+}
+
+export interface Operation {
+	spec: OperationSpec;
+	description: INodeProperties[];
+	execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject>;
+}
+
+/** What an operation file exports. */
+export type OperationModule = Pick<Operation, 'description' | 'execute'>;
+
+/** Money leaves or is held: the AI-agent guard and safe retries apply. */
+export function movesMoney(spec: OperationSpec): boolean {
+	return OPERATIONS[spec.gateway].movesMoney || spec.gateway === 'payoutForm';
+}
+
+/** Builds one operation's parameters (scoped to it) and its per-item execution. */
+export function defineOperation<R extends Resource>(spec: OperationSpec & { resource: R; operation: OperationOf<R> }): Operation {
+	const gateway = OPERATIONS[spec.gateway];
+	const money = movesMoney(spec);
+	const properties: INodeProperties[] = [];
+	if (money) {
+		properties.push({ displayName: RETRY_ON_FAIL_WARNING, name: 'retryNotice', type: 'notice', default: '' });
+	}
+	for (const field of spec.required ?? []) {
+		properties.push({ ...field.property, required: field.merchantOrderId !== 'new' });
+	}
+	for (const field of spec.main ?? []) properties.push(field.property);
+	const optional = [...(spec.optional ?? [])].sort((a, b) => a.property.displayName.localeCompare(b.property.displayName));
+	if (optional.length) {
+		properties.push({
+			displayName: 'Additional Fields',
+			name: 'additionalFields',
+			type: 'collection',
+			placeholder: 'Add Field',
+			default: {},
+			options: optional.map((field) => field.property),
+		});
+	}
+	properties.push(
+		extraFields,
+		optionsCollection({
+			movesMoney: money,
+			waitable: !!spec.waitable,
+			schemeChoice: !!spec.schemeChoice,
+			defaultScheme: gateway.auth,
+		}),
+	);
+	const description = updateDisplayOptions({ show: { resource: [spec.resource], operation: [spec.operation] } }, properties);
+	return {
+		spec,
+		description,
+		async execute(this: IExecuteFunctions, itemIndex: number) {
+			return await executeOperation(this, spec, itemIndex);
+		},
+	};
+}
+
+async function executeOperation(ctx: IExecuteFunctions, spec: OperationSpec, itemIndex: number): Promise<IDataObject> {
+	const gateway = OPERATIONS[spec.gateway];
+	const options = runOptions(ctx.getNodeParameter('options', itemIndex, {}) as IDataObject);
+	guardAiAgent(ctx, spec, options, itemIndex);
+	const auth = (spec.schemeChoice && options.signatureScheme ? options.signatureScheme : gateway.auth) as AuthScheme;
+	const { login } = await merchantCredentials(ctx);
+	const request = withInputErrors(ctx, itemIndex, () => buildRequest(ctx, spec, itemIndex, auth, login));
+	const call: GatewayCall = {
+		operation: spec.gateway,
+		fields: request.fields,
+		endpoint: endpointChoice(options),
+		auth: spec.schemeChoice ? auth : undefined,
+		timeoutMs: Math.round(options.timeoutSeconds * 1000),
+		itemIndex,
+	};
+	const plan: DeliveryPlan = {
+		itemIndex,
+		label: spec.label,
+		login,
+		clientOrderId: request.clientOrderId,
+		orderId: request.values.gatewayOrderId,
+		movesMoney: movesMoney(spec),
+		followUp: !!spec.followUp,
+	};
+	let delivered = await deliver(ctx, call, plan);
+	if (spec.waitable && options.waitForFinalStatus) {
+		delivered = await waitForFinalStatus(ctx, call, plan, delivered, options);
+	}
+	return summarise(delivered.reply, request, delivered.notes, options.includeRawReply);
+}
+
+function guardAiAgent(ctx: IExecuteFunctions, spec: OperationSpec, options: RunOptions, itemIndex: number): void {
+	if (!ctx.getNode().type.endsWith('Tool') || !movesMoney(spec) || options.allowAiMoneyMovement) return;
+	throw new NodeOperationError(ctx.getNode(), `${spec.label} moves money, and AI agents may not run it through this tool`, {
+		itemIndex,
+		description:
+			'This node runs as an AI agent tool. Money-moving operations are refused unless the option "Allow AI Agents to Move Money" is on. Turn it on only if the agent\'s inputs are trusted.',
+	});
+}
+
+function endpointChoice(options: RunOptions): EndpointChoice | undefined {
+	// An endpoint set in the node replaces the credential's endpoint and group alike.
+	if (options.endpointId) return { endpointId: options.endpointId, endpointGroupId: options.endpointGroupId };
+	if (options.endpointGroupId) return { endpointGroupId: options.endpointGroupId };
+	return undefined;
+}
+
+interface BuiltRequest {
+	fields: Array<readonly [string, string]>;
+	values: Record<string, string>;
+	clientOrderId?: string;
+	generatedOrderId?: boolean;
+}
+
+const RESERVED_EXTRA = /^(control|oauth_.*)$/i;
+const FIELD_NAME = /^[A-Za-z0-9_.[\]-]{1,64}$/;
+
+/** Reads, checks and spells the request fields of one item. Throws GatewayInputError; sends nothing. */
+function buildRequest(ctx: IExecuteFunctions, spec: OperationSpec, itemIndex: number, auth: AuthScheme, login: string): BuiltRequest {
+	const gateway = OPERATIONS[spec.gateway];
+	const additional = (spec.optional?.length ? ctx.getNodeParameter('additionalFields', itemIndex, {}) : {}) as IDataObject;
+	const placed = [
+		...(spec.required ?? []).map((field) => ({ field, required: true, raw: ctx.getNodeParameter(field.property.name, itemIndex, '') })),
+		...(spec.main ?? []).map((field) => ({ field, required: false, raw: ctx.getNodeParameter(field.property.name, itemIndex, '') })),
+		...(spec.optional ?? []).map((field) => ({ field, required: false, raw: additional[field.property.name] })),
+	];
+	const currencyEntry = placed.find((entry) => entry.field.check === 'currency' && !isEmpty(entry.raw));
+	const currencyCode = currencyEntry ? wireValue(currencyEntry.field, currencyEntry.raw) : undefined;
+
+	const built: BuiltRequest = { fields: [], values: {} };
+	if (auth === 'control' && gateway.control?.includes('login')) built.fields.push(['login', login]);
+	for (const { field, required, raw } of placed) {
+		let value = raw;
+		if (isEmpty(value) && field.merchantOrderId === 'new') {
+			value = `n8n-${randomBytes(6).toString('hex')}`;
+			built.generatedOrderId = true;
+		}
+		if (isEmpty(value)) {
+			if (required) throw new GatewayInputError(field.property.displayName, `${label(field)} is required`);
+			continue;
+		}
+		const checked = wireValue(field, value, currencyCode);
+		const wireName = field.merchantOrderId ? gateway.orderIdField || field.wire : field.wire;
+		built.values[field.property.name] = checked;
+		built.fields.push([wireName, checked]);
+		if (field.merchantOrderId) built.clientOrderId = checked;
+	}
+	const { values } = built;
+	if (values.expireMonth && values.expireYear) checkExpiry(expireMonth, expireYear, values.expireMonth, values.expireYear);
+	spec.refine?.(values);
+	addExtraFields(ctx, itemIndex, built);
+	return built;
+}
+
+function addExtraFields(ctx: IExecuteFunctions, itemIndex: number, built: BuiltRequest): void {
+	const extras = ctx.getNodeParameter('extraFields.field', itemIndex, []) as Array<{ name?: unknown; value?: unknown }>;
+	const taken = new Set(built.fields.map(([name]) => name));
+	for (const extra of extras) {
+		const name = typeof extra.name === 'string' ? extra.name.trim() : '';
+		if (!FIELD_NAME.test(name)) {
+			throw new GatewayInputError('Extra Fields', '"Extra Fields" names must be 1–64 letters, digits, or . _ - [ ]');
+		}
+		if (RESERVED_EXTRA.test(name)) throw new GatewayInputError('Extra Fields', `"Extra Fields" may not set "${name}": the node signs requests itself`);
+		if (taken.has(name)) throw new GatewayInputError('Extra Fields', `"Extra Fields" sets "${name}", which a parameter of this operation already sets`);
+		const value = asText({ property: { displayName: `Extra Fields → ${name}`, name, type: 'string', default: '' }, wire: name, check: 'text' }, extra.value ?? '');
+		taken.add(name);
+		built.fields.push([name, value]);
+	}
+}

@@ -1,0 +1,5 @@
+import { defineOperation } from '../common/operation';
+import { PAYOUT } from '../common/requests';
+
+// Step one of the two-step v4 payout: validates and registers it; no money moves yet.
+export const { description, execute } = defineOperation({ resource: 'payout', operation: 'check', gateway: 'payoutCheck', label: 'Payout → Check', ...PAYOUT });

@@ -1,0 +1,15 @@
+import { gatewayOrderId, merchantOrderId, notifyUrl, serverCallbackUrl } from '../common/fields';
+import { defineOperation } from '../common/operation';
+
+// Step two: releases a checked payout. A lost reply is reported, never resent.
+export const { description, execute } = defineOperation({
+	resource: 'payout',
+	operation: 'pay',
+	gateway: 'payoutPay',
+	label: 'Payout → Pay',
+	required: [merchantOrderId],
+	main: [gatewayOrderId],
+	optional: [serverCallbackUrl, notifyUrl],
+	followUp: true,
+	waitable: true,
+});

@@ -1,0 +1,86 @@
+import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
+
+import { maskSensitive, maskText } from '../../shared/protocol/masking';
+import { merchantCredentials } from '../../shared/transport';
+
+import * as cardReference from './cardReference';
+import type { OperationModule } from './common/operation';
+import { runOptions } from './common/options';
+import * as hostedForm from './hostedForm';
+import type { CardGatewayType, OperationOf, Resource } from './node.type';
+import * as payment from './payment';
+import * as payout from './payout';
+import * as recurringPayment from './recurringPayment';
+import * as threeDSecure from './threeDSecure';
+import * as transaction from './transaction';
+import * as transfer from './transfer';
+
+/** Every resource's handlers; a missing operation of CardGatewayMap is a compile error. */
+const handlers: { [R in Resource]: Record<OperationOf<R>, OperationModule> } = {
+	cardReference: cardReference.operations,
+	hostedForm: hostedForm.operations,
+	payment: payment.operations,
+	payout: payout.operations,
+	recurringPayment: recurringPayment.operations,
+	threeDSecure: threeDSecure.operations,
+	transaction: transaction.operations,
+	transfer: transfer.operations,
+};
+
+/**
+ * Runs the chosen operation for every input item, at most `concurrency` at a time. Output order
+ * and pairedItem follow the input; with "Continue On Fail" a failed item becomes an error item.
+ * Everything that leaves the node is masked (card numbers, CVV, the credential's secrets).
+ */
+export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
+	const resource = this.getNodeParameter('resource', 0) as CardGatewayType['resource'];
+	const operation = this.getNodeParameter('operation', 0) as string;
+	const handler = (handlers[resource] as Record<string, OperationModule> | undefined)?.[operation];
+	if (!handler) throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
+	if (!items.length) return [[]];
+
+	const credentials = await merchantCredentials(this);
+	const secrets = [credentials.controlKey, credentials.privateKey ?? '', credentials.privateKeyPassphrase ?? ''];
+	const concurrency = runOptions(this.getNodeParameter('options', 0, {}) as IDataObject).concurrency;
+	const results: INodeExecutionData[] = new Array(items.length);
+	const failures: Array<{ index: number; error: Error }> = [];
+	let next = 0;
+
+	const worker = async () => {
+		// After a failure (without Continue On Fail) nothing new starts; items in flight finish.
+		while (!failures.length && next < items.length) {
+			const index = next++;
+			try {
+				const json = await handler.execute.call(this, index);
+				results[index] = { json: maskSensitive(json, secrets), pairedItem: { item: index } };
+			} catch (error) {
+				const safe = scrub(error as Error, secrets);
+				if (this.continueOnFail()) {
+					const description = (safe as { description?: unknown }).description;
+					results[index] = {
+						json: { error: safe.message, ...(typeof description === 'string' && description ? { description } : {}) },
+						pairedItem: { item: index },
+					};
+				} else {
+					failures.push({ index, error: safe });
+				}
+			}
+		}
+	};
+	await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+	if (failures.length) throw failures.reduce((first, failure) => (failure.index < first.index ? failure : first)).error;
+	return [results];
+}
+
+/** Errors must not carry card data or secrets either (messages are built without them; this is the net). */
+function scrub(error: Error, secrets: readonly string[]): Error {
+	const target = error as Error & { description?: unknown; node?: { parameters?: unknown } };
+	// n8n errors carry the node, parameters included: a card number typed into the workflow
+	// would otherwise land in the execution log with the error.
+	if (target.node?.parameters) target.node = { ...target.node, parameters: maskSensitive(target.node.parameters, secrets) };
+	target.message = maskText(String(target.message ?? ''), secrets);
+	if (typeof target.description === 'string') target.description = maskText(target.description, secrets);
+	if (typeof target.stack === 'string') target.stack = maskText(target.stack, secrets);
+	return target;
+}

@@ -1,0 +1,28 @@
+import { defineField, gatewayOrderId, merchantOrderId } from '../common/fields';
+import { defineOperation } from '../common/operation';
+
+const paRes = defineField('paRes', 'text', {
+	displayName: 'PARes',
+	name: 'paRes',
+	type: 'string',
+	default: '',
+	description: 'The payer authentication response the issuer posted back (3-D Secure 1.0.2)',
+});
+
+const md = defineField('md', 'text', {
+	displayName: 'MD',
+	name: 'md',
+	type: 'string',
+	default: '',
+	description: 'The merchant data value posted back with the PARes',
+});
+
+export const { description, execute } = defineOperation({
+	resource: 'threeDSecure',
+	operation: 'uploadPaRes',
+	gateway: 'uploadPaRes',
+	label: '3-D Secure → Upload PARes',
+	required: [merchantOrderId, gatewayOrderId, paRes],
+	optional: [md],
+	waitable: true,
+});

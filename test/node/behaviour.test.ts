@@ -1,0 +1,92 @@
+// Waiting for the final status (the sandbox answers "processing" to the first two status
+// queries), 3-D Secure during the wait, bulk runs with bounded concurrency, Continue On Fail.
+import type { INodeParameters } from 'n8n-workflow';
+
+import { NODE_NAME, WAIT, cardPayment, jsonOf, runNode, single, useSandbox } from './harness';
+
+const env = useSandbox({ pollsBeforeFinal: 2 });
+
+beforeEach(() => env.sb.reset());
+
+const statusQueries = async () => (await env.sb.requests()).filter((request) => request.op === 'status').length;
+
+describe('Wait for Final Status', () => {
+	it('off: the accepted request is returned as processing, without a status query', async () => {
+		const out = single(await runNode(env.sb, cardPayment({ merchantOrderId: 'wait-off' })));
+		expect(out).toMatchObject({ status: 'processing', final: false });
+		expect(await statusQueries()).toBe(0);
+	});
+
+	it('on: polls until the status is final (here: the third status query)', async () => {
+		const out = single(await runNode(env.sb, cardPayment({ merchantOrderId: 'wait-on', options: WAIT })));
+		expect(out).toMatchObject({ status: 'approved', final: true, type: 'status-response', client_orderid: 'wait-on' });
+		expect(await statusQueries()).toBe(3);
+	});
+
+	it('a decline found while waiting is returned as an output', async () => {
+		const out = single(await runNode(env.sb, cardPayment({ merchantOrderId: 'wait-declined', cvv: '209', options: WAIT })));
+		expect(out).toMatchObject({ status: 'declined', errorMessage: 'Pick-up card (stolen card)', errorCode: '209' });
+	});
+
+	it('3-D Secure: the redirect is returned at once, with status processing', async () => {
+		const out = single(await runNode(env.sb, cardPayment({ merchantOrderId: 'wait-3ds', cvv: '321', options: WAIT })));
+		expect(out).toMatchObject({ status: 'processing', threeDSecureRequired: true, final: false });
+		expect(out.redirectUrl).toBe(`${env.sb.url}/sandbox/acs/${out.orderid}`);
+		expect(await statusQueries()).toBe(1);
+	});
+
+	it('gives up after Max Wait and returns the order as still processing', async () => {
+		await env.sb.fault({ kind: 'stay-processing', op: 'sale', count: 1 });
+		const out = single(await runNode(env.sb, cardPayment({ merchantOrderId: 'wait-timeout', options: { waitForFinalStatus: true, pollIntervalSeconds: 0.1, maxWaitSeconds: 1 } })));
+		expect(out).toMatchObject({ status: 'processing', final: false, waitTimedOut: true });
+		expect(await statusQueries()).toBeGreaterThan(1);
+	});
+});
+
+describe('bulk runs', () => {
+	const input = ['a', 'b', 'c', 'd', 'e', 'f'].map((suffix, index) => ({ invoice: `bulk-${suffix}`, total: `${index + 1}.00` }));
+	const params = (options: INodeParameters) => cardPayment({ merchantOrderId: '={{ $json.invoice }}', amount: '={{ $json.total }}', options });
+
+	it('concurrency 3: requests overlap, yet output order and pairedItem follow the input', async () => {
+		// The first sale is slow, so later items finish before it.
+		await env.sb.fault({ kind: 'latency', op: 'sale', count: 1, latencyMs: 300 });
+		const run = await runNode(env.sb, params({ concurrency: 3 }), { input });
+		expect(run.error).toBeUndefined();
+		expect(run.items.map((item) => item.pairedItem)).toEqual(input.map((_, item) => ({ item })));
+		expect(jsonOf(run).map((json) => [json.client_orderid, json.status])).toEqual(input.map((item) => [item.invoice, 'processing']));
+		const sales = (await env.sb.requests()).filter((request) => request.op === 'sale');
+		expect(sales[sales.length - 1].client_orderid).toBe('bulk-a');
+		expect(sales).toHaveLength(6);
+		const { orders } = await env.sb.admin<{ orders: Array<{ client_orderid: string; amount: string }> }>('GET', 'orders');
+		expect(orders.map((order) => [order.client_orderid, order.amount]).sort()).toEqual(input.map((item) => [item.invoice, item.total]));
+	});
+
+	it('concurrency 1 (the default) sends one item after the other', async () => {
+		await env.sb.fault({ kind: 'latency', op: 'sale', count: 1, latencyMs: 100 });
+		const run = await runNode(env.sb, params({}), { input: input.slice(0, 3) });
+		expect(jsonOf(run).map((json) => json.client_orderid)).toEqual(['bulk-a', 'bulk-b', 'bulk-c']);
+		const sales = (await env.sb.requests()).filter((request) => request.op === 'sale');
+		expect(sales.map((request) => request.client_orderid)).toEqual(['bulk-a', 'bulk-b', 'bulk-c']);
+	});
+
+	it('Continue On Fail: a bad item becomes an error item in its place; the others go through', async () => {
+		const mixed = [input[0], { invoice: 'bulk-bad', total: '1.005' }, input[2]];
+		const run = await runNode(env.sb, params({ concurrency: 2 }), { input: mixed, continueOnFail: true });
+		expect(run.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		const [first, bad, third] = jsonOf(run);
+		expect(first.client_orderid).toBe('bulk-a');
+		expect(bad.error).toContain('"Amount" has 3 decimals; USD allows at most 2');
+		expect(third.client_orderid).toBe('bulk-c');
+		expect((await env.sb.requests()).map((request) => request.client_orderid)).not.toContain('bulk-bad');
+	});
+
+	it('without Continue On Fail the run stops at the failed item and names it', async () => {
+		const mixed = [input[0], { invoice: 'bulk-bad', total: 'ten' }, input[2], input[3]];
+		const run = await runNode(env.sb, params({}), { input: mixed });
+		expect(run.error?.message).toContain('"Amount" must be a positive decimal');
+		expect(run.error?.context?.itemIndex).toBe(1);
+		expect(run.serialised).toContain(NODE_NAME);
+		// Items after the failed one were not started.
+		expect((await env.sb.requests()).map((request) => request.client_orderid)).toEqual(['bulk-a']);
+	});
+});

@@ -1,0 +1,112 @@
+// The node's public contract: type name, resources and operations (values never change), the
+// codex file, and the parameters every operation offers.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { CardGateway } from '../../nodes/CardGateway/CardGateway.node';
+
+const { description } = new CardGateway();
+const properties = description.properties;
+
+const CONTRACT: Record<string, string[]> = {
+	cardReference: ['create', 'createV4', 'getInfo', 'rebill', 'rebillPreauth', 'rebillSale'],
+	hostedForm: ['payment', 'payout', 'preauth', 'sale', 'verifyAccount'],
+	payment: ['capture', 'preauth', 'return', 'sale', 'verifyAccount', 'verifyAccountSync', 'void'],
+	payout: ['check', 'pay', 'send', 'sendV4'],
+	recurringPayment: ['create', 'update'],
+	threeDSecure: ['uploadCRes', 'uploadMethodUrlResult', 'uploadPaRes'],
+	transaction: ['getStatus'],
+	transfer: ['checkPanEligibility', 'send', 'sendByReference'],
+};
+const MONEY_MOVING = ['payment:sale', 'payment:preauth', 'payment:capture', 'payment:void', 'payment:return', 'cardReference:rebill', 'cardReference:rebillSale', 'cardReference:rebillPreauth', 'payout:send', 'payout:pay', 'payout:sendV4', 'transfer:send', 'transfer:sendByReference', 'hostedForm:payout'];
+
+const sortedByName = (options: INodePropertyOptions[]) => options.map((o) => o.name).join('|') === [...options].sort((a, b) => a.name.localeCompare(b.name)).map((o) => o.name).join('|');
+
+/** The parameters shown for one resource/operation. */
+function shown(resource: string, operation: string): INodeProperties[] {
+	return properties.filter((p) => {
+		const show = p.displayOptions?.show;
+		return show?.resource?.includes(resource) && (p.name === 'operation' || show.operation?.includes(operation));
+	});
+}
+
+it('identity: type name, display name, icons, subtitle, credential, tool use', () => {
+	expect(description).toMatchObject({
+		name: 'cardGateway',
+		displayName: 'Card Gateway',
+		icon: { light: 'file:../../icons/cardGateway.svg', dark: 'file:../../icons/cardGateway.dark.svg' },
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		credentials: [{ name: 'cardGatewayApi', required: true }],
+		usableAsTool: true,
+		inputs: ['main'],
+		outputs: ['main'],
+	});
+});
+
+it('resources and operations are exactly the contract, sorted, each with an action', () => {
+	const resource = properties.find((p) => p.name === 'resource')!;
+	const resources = resource.options as INodePropertyOptions[];
+	expect(resources.map((o) => o.value).sort()).toEqual(Object.keys(CONTRACT).sort());
+	expect(sortedByName(resources)).toBe(true);
+	for (const [name, operations] of Object.entries(CONTRACT)) {
+		const selectors = properties.filter((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(name));
+		expect(selectors).toHaveLength(1);
+		const options = selectors[0].options as INodePropertyOptions[];
+		expect(options.map((o) => o.value).sort()).toEqual(operations);
+		expect(sortedByName(options)).toBe(true);
+		for (const option of options) expect(option.action).toMatch(/^[A-Z][a-z]/);
+		expect(selectors[0].noDataExpression).toBe(true);
+	}
+});
+
+it('every operation has its own parameters, Extra Fields and Options; money movers warn about Retry On Fail', () => {
+	for (const [resource, operations] of Object.entries(CONTRACT)) {
+		for (const operation of operations) {
+			const names = shown(resource, operation).map((p) => p.name);
+			expect(names).toEqual(expect.arrayContaining(['operation', 'extraFields', 'options']));
+			const options = shown(resource, operation).find((p) => p.name === 'options')!.options as INodeProperties[];
+			const optionNames = options.map((o) => o.name);
+			expect(optionNames).toEqual(expect.arrayContaining(['endpointId', 'endpointGroupId', 'includeRawReply', 'timeoutSeconds', 'concurrency']));
+			const moves = MONEY_MOVING.includes(`${resource}:${operation}`);
+			expect(names.includes('retryNotice')).toBe(moves);
+			expect(optionNames.includes('allowAiMoneyMovement')).toBe(moves);
+			expect(options.map((o) => o.displayName)).toEqual([...options.map((o) => o.displayName)].sort((a, b) => a.localeCompare(b)));
+		}
+	}
+});
+
+it('Wait for Final Status is offered on money-moving and initial operations; the signature scheme only on two forms', () => {
+	const offers = (resource: string, operation: string, option: string) =>
+		(shown(resource, operation).find((p) => p.name === 'options')!.options as INodeProperties[]).some((o) => o.name === option);
+	for (const key of ['payment:sale', 'payment:preauth', 'payment:capture', 'payment:void', 'payment:return', 'payment:verifyAccount', 'cardReference:rebill', 'payout:send', 'payout:pay', 'transfer:send']) {
+		expect(offers(key.split(':')[0], key.split(':')[1], 'waitForFinalStatus')).toBe(true);
+	}
+	expect(offers('transaction', 'getStatus', 'waitForFinalStatus')).toBe(false);
+	expect(offers('hostedForm', 'sale', 'waitForFinalStatus')).toBe(false);
+	const scheme = (operation: string) => (shown('hostedForm', operation).find((p) => p.name === 'options')!.options as INodeProperties[]).find((o) => o.name === 'signatureScheme');
+	expect(scheme('payment')?.default).toBe('control');
+	expect(scheme('payout')?.default).toBe('oauth-hmac-sha1');
+	expect(scheme('sale')).toBeUndefined();
+});
+
+it('user-facing names hide the wire spelling', () => {
+	const displayNames = new Set(properties.flatMap((p) => [p.displayName, ...((p.options ?? []) as INodeProperties[]).map((o) => o.displayName)]));
+	for (const name of ['Order ID (Merchant)', 'Gateway Order ID', 'Card Reference ID', 'Recurring Payment ID', 'Card Number', 'CVV']) expect(displayNames.has(name)).toBe(true);
+	for (const p of properties) expect(p.displayName).not.toMatch(/client_orderid|client-order-id|cardrefid/);
+	const sale = shown('payment', 'sale');
+	expect(sale.filter((p) => p.required).map((p) => p.name)).toEqual(
+		expect.arrayContaining(['amount', 'currency', 'cardNumber', 'expireMonth', 'expireYear', 'cvv', 'cardholderName', 'email', 'redirectUrl']),
+	);
+	expect(sale.find((p) => p.name === 'merchantOrderId')?.required).toBe(false);
+	expect(shown('payment', 'capture').find((p) => p.name === 'merchantOrderId')?.required).toBe(true);
+});
+
+it('codex file', () => {
+	const codex = JSON.parse(readFileSync(path.join(__dirname, '../../nodes/CardGateway/CardGateway.node.json'), 'utf8'));
+	expect(codex).toMatchObject({ node: 'n8n-nodes-card-gateway.cardGateway', nodeVersion: '1.0', codexVersion: '1.0', categories: ['Finance & Accounting'] });
+	for (const kind of ['primaryDocumentation', 'credentialDocumentation']) {
+		expect(codex.resources[kind][0].url).toMatch(/^https:\/\/github\.com\/card-gateway\/n8n-nodes-card-gateway#/);
+	}
+});

@@ -1,0 +1,219 @@
+// Runs the Card Gateway node in n8n-core's engine (test/helpers/n8n.ts) against the sandbox
+// gateway over real HTTP on loopback. Keys and merchant secrets are read from the sandbox's files.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+import type { ICredentialDataDecryptedObject, IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+
+import { CardGateway } from '../../nodes/CardGateway/CardGateway.node';
+import { PACKAGE, runWorkflow } from '../helpers/n8n';
+
+const { startSandbox } = require('../../sandbox') as {
+	startSandbox(options: Record<string, unknown>): Promise<{ url: string; close(): Promise<void> }>;
+};
+
+const SANDBOX_DIR = path.join(__dirname, '..', '..', 'sandbox');
+const config = JSON.parse(readFileSync(path.join(SANDBOX_DIR, 'config', 'default.json'), 'utf8')) as {
+	merchants: Array<{ login: string; controlKey: string }>;
+};
+
+export const MERCHANT = config.merchants[0];
+export const OTHER_MERCHANT = config.merchants[1];
+export const readKey = (name: string) => readFileSync(path.join(SANDBOX_DIR, 'keys', name), 'utf8');
+export const MERCHANT_PEM = readKey('test-merchant-2048.key.pem');
+
+export const NODE_TYPE = `${PACKAGE}.cardGateway`;
+export const TOOL_TYPE = `${PACKAGE}.cardGatewayTool`;
+export const NODE_NAME = 'Card Gateway';
+
+/** Test cards: Luhn-valid; the CVV picks the sandbox outcome. */
+export const PAN = '4444555566661111';
+export const PAN2 = '5555555555554444';
+export const CARD = { cardNumber: PAN, expireMonth: '12', expireYear: '2035', cardholderName: 'JOHN SMITH' };
+export const CUSTOMER = {
+	email: 'john@example.com',
+	address: '1 Main St',
+	city: 'Springfield',
+	zipCode: '12345',
+	country: 'US',
+	phone: '+12065550100',
+	ipAddress: '203.0.113.7',
+};
+
+export interface SandboxRequest {
+	op: string | null;
+	path: string;
+	result: string;
+	client_orderid?: string;
+	params?: Record<string, string>;
+}
+
+export interface LedgerEntry {
+	orderid: string;
+	client_orderid: string;
+	kind: string;
+	amount: string;
+	currency: string;
+}
+
+/**
+ * n8n-core's DI container starts an SSH client manager (with a 60 s interval timer) the first time
+ * a node runs; stop it so that jest can exit.
+ */
+export function stopN8nServices(): void {
+	const { Container } = require('@n8n/di') as { Container: { get<T>(type: unknown): T } };
+	const { SSHClientsManager } = require('n8n-core/dist/execution-engine/ssh-clients-manager') as { SSHClientsManager: unknown };
+	Container.get<{ onShutdown(): void }>(SSHClientsManager).onShutdown();
+}
+
+/** A sandbox per test file, started before and closed after its tests. */
+export function useSandbox(options: Record<string, unknown> = {}): { readonly sb: Sandbox } {
+	const holder = {} as { sb: Sandbox };
+	beforeAll(async () => {
+		holder.sb = await Sandbox.start(options);
+	});
+	afterAll(async () => {
+		await holder.sb?.close();
+		stopN8nServices();
+	});
+	return holder;
+}
+
+export class Sandbox {
+	private constructor(
+		readonly url: string,
+		private readonly handle: { close(): Promise<void> },
+	) {}
+
+	static async start(options: Record<string, unknown> = {}): Promise<Sandbox> {
+		const handle = await startSandbox({ port: 0, quiet: true, verifier: 'node', pollsBeforeFinal: 0, ...options });
+		return new Sandbox(handle.url, handle);
+	}
+
+	close() {
+		return this.handle.close();
+	}
+
+	async admin<T = IDataObject>(method: 'GET' | 'POST' | 'DELETE', route: string, body?: unknown): Promise<T> {
+		const response = await fetch(`${this.url}/sandbox/${route}`, {
+			method,
+			headers: body === undefined ? undefined : { 'content-type': 'application/json' },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const json = (await response.json()) as T;
+		if (!response.ok) throw new Error(`sandbox ${method} ${route}: ${response.status} ${JSON.stringify(json)}`);
+		return json;
+	}
+
+	reset() {
+		return this.admin('POST', 'reset');
+	}
+
+	fault(spec: { kind: string; op?: string; count?: number; latencyMs?: number }) {
+		return this.admin('POST', 'faults', spec);
+	}
+
+	/** Gateway API requests that reached the sandbox (admin calls left out). */
+	async requests(): Promise<SandboxRequest[]> {
+		const { requests } = await this.admin<{ requests: SandboxRequest[] }>('GET', 'requests');
+		return requests.filter((request) => request.op !== 'sandbox');
+	}
+
+	async ledger(clientOrderId?: string): Promise<LedgerEntry[]> {
+		const query = clientOrderId ? `?client_orderid=${encodeURIComponent(clientOrderId)}` : '';
+		return (await this.admin<{ entries: LedgerEntry[] }>('GET', `ledger${query}`)).entries;
+	}
+
+	order(orderid: string) {
+		return this.admin<IDataObject>('GET', `orders/${orderid}`);
+	}
+
+	credentials(overrides: IDataObject = {}): Record<string, ICredentialDataDecryptedObject> {
+		return {
+			cardGatewayApi: {
+				baseUrl: `${this.url}/paynet`,
+				login: MERCHANT.login,
+				controlKey: MERCHANT.controlKey,
+				privateKey: MERCHANT_PEM,
+				privateKeyPassphrase: '',
+				endpointId: '1001',
+				endpointGroupId: '',
+				...overrides,
+			},
+		};
+	}
+}
+
+export interface NodeRun {
+	items: INodeExecutionData[];
+	/** The error that stopped the workflow (without Continue On Fail). */
+	error?: { message: string; description?: string | null; httpCode?: string | null; name?: string; context?: IDataObject };
+	/** The whole run result, serialised (for masking checks). */
+	serialised: string;
+}
+
+/** Runs Start → Card Gateway with the given parameters and input items. */
+export async function runNode(
+	sandbox: Sandbox,
+	parameters: INodeParameters,
+	options: {
+		input?: IDataObject[];
+		continueOnFail?: boolean;
+		credentials?: IDataObject;
+		asTool?: boolean;
+	} = {},
+): Promise<NodeRun> {
+	const node = new CardGateway();
+	const { run, output } = await runWorkflow({
+		nodeTypes: { [NODE_TYPE]: node, [TOOL_TYPE]: node },
+		nodes: [
+			{
+				name: NODE_NAME,
+				type: options.asTool ? TOOL_TYPE : NODE_TYPE,
+				parameters,
+				credentials: { cardGatewayApi: { id: 'cred-1', name: 'Card Gateway account' } },
+				...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+			},
+		],
+		credentials: sandbox.credentials(options.credentials),
+		input: (options.input ?? [{}]).map((json) => ({ json })),
+	});
+	const error = run.data.resultData.error as NodeRun['error'];
+	return { items: output(NODE_NAME), error, serialised: JSON.stringify(run) };
+}
+
+/** The JSON of the items, without pairedItem. */
+export const jsonOf = (run: NodeRun) => run.items.map((item) => item.json);
+
+/** The node's output summary: strings (ids, statuses, amounts) and a few flags. */
+export type Output = Record<string, string>;
+
+/** The only output item's JSON of a run that must have succeeded. */
+export function single(run: NodeRun): Output {
+	if (run.error) throw new Error(`the node failed: ${run.error.message} (${run.error.description ?? ''})`);
+	expect(run.items).toHaveLength(1);
+	expect(run.items[0].pairedItem).toEqual({ item: 0 });
+	return run.items[0].json as unknown as Output;
+}
+
+export const RETURN_URL = 'https://shop.example.com/return';
+
+/** Parameters of a card sale (or preauth) with every required field. */
+export function cardPayment(overrides: INodeParameters = {}, operation = 'sale'): INodeParameters {
+	return {
+		resource: 'payment',
+		operation,
+		merchantOrderId: '',
+		orderDescription: 'Test order',
+		amount: '10.00',
+		currency: 'USD',
+		...CARD,
+		cvv: '123',
+		...CUSTOMER,
+		redirectUrl: RETURN_URL,
+		...overrides,
+	};
+}
+
+/** Options that make Wait for Final Status poll without pauses. */
+export const WAIT = { waitForFinalStatus: true, pollIntervalSeconds: 0, maxWaitSeconds: 30 };
