@@ -24,6 +24,14 @@ import { CardGatewayApi } from '../../credentials/CardGatewayApi.credentials';
 
 export const PACKAGE = 'n8n-nodes-card-gateway';
 
+// n8n-core's DI container starts an SSH client manager (a 60 s interval timer) the first time a node
+// runs; every test file that uses this harness stops it so that jest can exit.
+afterAll(() => {
+	const { Container } = require('@n8n/di') as { Container: { get<T>(type: unknown): T } };
+	const { SSHClientsManager } = require('n8n-core/dist/execution-engine/ssh-clients-manager') as { SSHClientsManager: unknown };
+	Container.get<{ onShutdown(): void }>(SSHClientsManager).onShutdown();
+});
+
 class Start implements INodeType {
 	description = {
 		displayName: 'Start',

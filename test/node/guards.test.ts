@@ -113,6 +113,18 @@ describe('masking', () => {
 	});
 });
 
+describe('with n8n\'s "Retry On Fail" turned on', () => {
+	it('money-moving operations refuse before sending; read-only ones run', async () => {
+		const before = (await env.sb.requests()).length;
+		const sale = await runNode(env.sb, cardPayment({ merchantOrderId: 'retry-1' }), { retryOnFail: true });
+		expect(sale.error?.message).toBe('Payment → Sale moves money and must not run with the node setting "Retry On Fail"');
+		expect(sale.error?.description).toContain('Turn off Settings → Retry On Fail');
+		expect((await env.sb.requests()).length).toBe(before);
+		const status = single(await runNode(env.sb, { resource: 'transaction', operation: 'getStatus', merchantOrderId: 'retry-none' }, { retryOnFail: true }));
+		expect(status.errorMessage).toBe('Order not found');
+	});
+});
+
 describe('as an AI agent tool', () => {
 	it('money-moving operations refuse without the user’s consent, and send nothing', async () => {
 		const run = await runNode(env.sb, cardPayment({ merchantOrderId: 'ai-1' }), { asTool: true });

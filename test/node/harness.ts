@@ -56,16 +56,6 @@ export interface LedgerEntry {
 	currency: string;
 }
 
-/**
- * n8n-core's DI container starts an SSH client manager (with a 60 s interval timer) the first time
- * a node runs; stop it so that jest can exit.
- */
-export function stopN8nServices(): void {
-	const { Container } = require('@n8n/di') as { Container: { get<T>(type: unknown): T } };
-	const { SSHClientsManager } = require('n8n-core/dist/execution-engine/ssh-clients-manager') as { SSHClientsManager: unknown };
-	Container.get<{ onShutdown(): void }>(SSHClientsManager).onShutdown();
-}
-
 /** A sandbox per test file, started before and closed after its tests. */
 export function useSandbox(options: Record<string, unknown> = {}): { readonly sb: Sandbox } {
 	const holder = {} as { sb: Sandbox };
@@ -74,7 +64,6 @@ export function useSandbox(options: Record<string, unknown> = {}): { readonly sb
 	});
 	afterAll(async () => {
 		await holder.sb?.close();
-		stopN8nServices();
 	});
 	return holder;
 }
@@ -161,6 +150,7 @@ export async function runNode(
 		continueOnFail?: boolean;
 		credentials?: IDataObject;
 		asTool?: boolean;
+		retryOnFail?: boolean;
 	} = {},
 ): Promise<NodeRun> {
 	const node = new CardGateway();
@@ -173,6 +163,7 @@ export async function runNode(
 				parameters,
 				credentials: { cardGatewayApi: { id: 'cred-1', name: 'Card Gateway account' } },
 				...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+				...(options.retryOnFail ? { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 } : {}),
 			},
 		],
 		credentials: sandbox.credentials(options.credentials),

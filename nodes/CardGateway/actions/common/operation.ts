@@ -105,6 +105,7 @@ async function executeOperation(ctx: IExecuteFunctions, spec: OperationSpec, ite
 	const gateway = OPERATIONS[spec.gateway];
 	const options = runOptions(ctx.getNodeParameter('options', itemIndex, {}) as IDataObject);
 	guardAiAgent(ctx, spec, options, itemIndex);
+	guardRetryOnFail(ctx, spec, itemIndex);
 	const auth = (spec.schemeChoice && options.signatureScheme ? options.signatureScheme : gateway.auth) as AuthScheme;
 	const { login } = await merchantCredentials(ctx);
 	const request = withInputErrors(ctx, itemIndex, () => buildRequest(ctx, spec, itemIndex, auth, login));
@@ -138,6 +139,17 @@ function guardAiAgent(ctx: IExecuteFunctions, spec: OperationSpec, options: RunO
 		itemIndex,
 		description:
 			'This node runs as an AI agent tool. Money-moving operations are refused unless the option "Allow AI Agents to Move Money" is on. Turn it on only if the agent\'s inputs are trusted.',
+	});
+}
+
+// n8n's "Retry On Fail" re-runs the whole request after any error, including "the reply was lost":
+// a generated order id would then charge again, and a repeated refund or capture moves money twice.
+function guardRetryOnFail(ctx: IExecuteFunctions, spec: OperationSpec, itemIndex: number): void {
+	if (!ctx.getNode().retryOnFail || !movesMoney(spec)) return;
+	throw new NodeOperationError(ctx.getNode(), `${spec.label} moves money and must not run with the node setting "Retry On Fail"`, {
+		itemIndex,
+		description:
+			'Turn off Settings → Retry On Fail for this node. The node already recovers lost replies safely: it asks the gateway for the order status and resends only when the gateway has no such order.',
 	});
 }
 

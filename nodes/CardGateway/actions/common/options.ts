@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 export const RETRY_ON_FAIL_WARNING =
-	'Do not turn on the node setting "Retry On Fail" for this operation: a blind resend can move money twice. The node already retries safely (it asks the gateway for the order status first).';
+	'The node setting "Retry On Fail" must stay off for this operation (the node refuses to run with it): a blind resend can move money twice. The node already retries safely (it asks the gateway for the order status first).';
 
 /** Which of the options below an operation offers. */
 export interface OptionSet {
