@@ -27,7 +27,7 @@ export class CardGateway implements INodeType {
 		description: 'Card payments, refunds, payouts, card references and 3-D Secure on a PaynetEasy-style card gateway',
 		defaults: { name: 'Card Gateway' },
 		// Deliberate: agents may read statuses and card info; money-moving operations refuse to run
-		// as a tool unless the user turns on "Allow AI Agents to Move Money" (docs/action-node.md).
+		// as a tool unless the user turns on "Allow AI Agents to Move Money" (README, "AI agents").
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
