@@ -132,6 +132,12 @@ async function handleAdmin(srv, req, res, path, query) {
 		case 'POST reset':
 			srv.reset();
 			return reply.sendJson(res, 200, { ok: true });
+		// A stand-in for a chat webhook (Slack, Teams…): demo workflows post alerts here offline.
+		case 'POST sink':
+			srv.sink.push({ at: new Date().toISOString(), message: body });
+			return reply.sendJson(res, 200, { ok: true });
+		case 'GET sink':
+			return reply.sendJson(res, 200, { messages: srv.sink });
 		case 'GET faults':
 			return reply.sendJson(res, 200, { faults: faults.list() });
 		case 'POST faults': {

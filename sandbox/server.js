@@ -60,6 +60,7 @@ class SandboxServer {
 		deps.faults.onRemove = (removed) => this.gateway.releaseFaults(removed);
 		this.readBody = readBody;
 		this.requests = [];
+		this.sink = [];
 		this.requestSeq = 0;
 		this.timers = new Set();
 		this.server = http.createServer((req, res) => {
@@ -94,6 +95,7 @@ class SandboxServer {
 		this.deps.faults.clear();
 		for (const f of this.opts.faults || []) this.deps.faults.add(f);
 		this.requests = [];
+		this.sink = [];
 	}
 
 	baseUrl(req) {

@@ -317,3 +317,19 @@ describe('required fields and card validation (code 1, nothing created)', () => 
 		});
 	});
 });
+
+describe('chat sink', () => {
+	it('stores posted messages until a reset', async () => {
+		const sandbox = await startSandbox({ port: 0, quiet: true });
+		try {
+			const post = await fetch(`${sandbox.url}/sandbox/sink`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: 'payout declined' }) });
+			expect(post.status).toBe(200);
+			const { messages } = await (await fetch(`${sandbox.url}/sandbox/sink`)).json();
+			expect(messages).toEqual([{ at: expect.any(String), message: { text: 'payout declined' } }]);
+			await fetch(`${sandbox.url}/sandbox/reset`, { method: 'POST' });
+			expect((await (await fetch(`${sandbox.url}/sandbox/sink`)).json()).messages).toEqual([]);
+		} finally {
+			await sandbox.close();
+		}
+	});
+});
