@@ -132,7 +132,12 @@ class N8nInstance {
 		if (!this.child || this.child.exitCode !== null) return;
 		const exited = new Promise((resolve) => this.child.once('exit', resolve));
 		this.child.kill('SIGTERM');
-		await Promise.race([exited, sleep(15_000).then(() => this.child.kill('SIGKILL'))]);
+		let timer;
+		const killLater = new Promise((resolve) => {
+			timer = setTimeout(() => resolve(this.child.kill('SIGKILL')), 15_000);
+		});
+		await Promise.race([exited, killLater]);
+		clearTimeout(timer);
 	}
 
 	/** Logs in as the owner and creates a public-API key. */

@@ -1,0 +1,200 @@
+// The Card Gateway node in n8n's editor, in a real browser (Debian's Chromium driven by
+// playwright-core) against a real n8n with our package installed as a community package: the
+// owner signs in, opens a workflow holding the node, and sees the resources, operations and
+// credential fields the package describes, with its icon in the light and in the dark theme.
+// Expectations come from the built package (dist/), not from a copy. Screenshots of every step
+// (and of any failure) go to test-artifacts/editor/.
+import { readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+
+import type { ICredentialType, INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
+import type { Browser, Page } from 'playwright-core';
+
+import { CREDENTIAL, startE2eEnvironment, type E2eEnvironment } from './environment';
+import { Editor, Screenshots, icon, launchChromium, type Icon, type Option, type Theme } from './editor/editor-page';
+
+const { REPO } = require('../../e2e/n8n');
+const { CardGateway } = require(join(REPO, 'dist/nodes/CardGateway/CardGateway.node.js'));
+const { CardGatewayApi } = require(join(REPO, 'dist/credentials/CardGatewayApi.credentials.js'));
+const WORKFLOW: { id: string } & Record<string, unknown> = require('./editor/workflow.json');
+
+const PACKAGE = 'n8n-nodes-card-gateway';
+const NODE = 'Card Gateway';
+const OWNER = { email: 'owner@example.com', password: 'CardGatewayDemo1' };
+
+const node: INodeTypeDescription = new CardGateway().description;
+const credential: ICredentialType = new CardGatewayApi();
+
+function optionsOf(property: INodeProperties | undefined): INodePropertyOptions[] {
+	if (!property) throw new Error('property not found in the node description');
+	return property.options as INodePropertyOptions[];
+}
+
+const RESOURCES = optionsOf(node.properties.find((p) => p.name === 'resource'));
+
+function operationsOf(resource: string): Option[] {
+	const property = node.properties.find((p) => p.name === 'operation' && (p.displayOptions?.show?.resource as string[] | undefined)?.includes(resource));
+	return optionsOf(property).map((o) => ({ name: o.name, description: o.description ?? '' }));
+}
+
+/** The icon file the description names for a theme (file:../../icons/cardGateway.svg → cardGateway.svg). */
+function iconFile(described: unknown, theme: Theme): string {
+	const ref = typeof described === 'string' ? described : (described as Record<Theme, string>)[theme];
+	return basename(ref.replace(/^file:/, ''));
+}
+
+let env: E2eEnvironment;
+let browser: Browser;
+let page: Page;
+let editor: Editor;
+const shots = new Screenshots(join(REPO, 'test-artifacts/editor'));
+const iconFailures: string[] = [];
+
+beforeAll(async () => {
+	env = await startE2eEnvironment({ port: 5740, workflows: [WORKFLOW], publish: [] });
+	browser = await launchChromium();
+	const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+	context.setDefaultTimeout(20_000);
+	page = await context.newPage();
+	// A reload with unsaved edits (options switched) may ask "leave site?": leave.
+	page.on('dialog', (dialog) => void dialog.accept().catch(() => undefined));
+	page.on('response', (response) => {
+		if (response.url().includes(`/icons/${PACKAGE}/`) && response.status() >= 400) iconFailures.push(`${response.status()} ${response.url()}`);
+	});
+	editor = new Editor(page, env.n8n.baseUrl);
+	await editor.signIn(OWNER.email, OWNER.password);
+	await shots.take(page, 'signed-in');
+}, 15 * 60_000);
+
+afterAll(async () => {
+	await browser?.close();
+	await env?.stop();
+	await require('undici').getGlobalDispatcher().close();
+}, 60_000);
+
+/** Runs a step; on failure saves a screenshot of the moment before rethrowing. */
+async function step<T>(name: string, body: () => Promise<T>): Promise<T> {
+	try {
+		return await body();
+	} catch (error) {
+		await shots.take(page, `failed-${name}`);
+		throw error;
+	}
+}
+
+/** The icon loaded, is the package's file for the theme, and is served as that very SVG. */
+async function expectPackageIcon(actual: Icon, theme: Theme, where: string): Promise<void> {
+	const file = iconFile(node.icon, theme);
+	const url = new URL(actual.src);
+	expect({ where, path: url.pathname }).toEqual({ where, path: expect.stringMatching(new RegExp(`^/icons/${PACKAGE}/.*/${file.replace(/\./g, '\\.')}$`)) });
+	expect({ where, width: actual.naturalWidth > 0, height: actual.naturalHeight > 0 }).toEqual({ where, width: true, height: true });
+	const served = await page.request.get(actual.src);
+	expect(served.status()).toBe(200);
+	expect(served.headers()['content-type']).toMatch(/^image\/svg\+xml/);
+	expect(await served.text()).toBe(readFileSync(join(REPO, 'dist/icons', file), 'utf8'));
+}
+
+async function expectIconsIn(theme: Theme): Promise<void> {
+	await step(`${theme}-canvas`, async () => {
+		await editor.setTheme(theme);
+		await editor.openWorkflow(WORKFLOW.id);
+		const canvasNode = editor.canvasNode(NODE);
+		await canvasNode.waitFor();
+		expect(await canvasNode.getAttribute('data-node-type')).toBe(`${PACKAGE}.${node.name}`);
+		await expectPackageIcon(await icon(canvasNode), theme, 'canvas node');
+		await shots.take(page, `${theme}-canvas`);
+	});
+	await step(`${theme}-node-panel`, async () => {
+		await editor.openNode(NODE);
+		await expectPackageIcon(await icon(editor.ndv().locator('header').first()), theme, 'node panel header');
+		await shots.take(page, `${theme}-node-panel`);
+	});
+	await step(`${theme}-credential`, async () => {
+		const dialog = await editor.openNodeCredential();
+		await expectPackageIcon(await icon(page.locator('[data-test-id="editCredential-modal"] header')), theme, 'credential dialog header');
+		await shots.take(page, `${theme}-credential`);
+		await editor.closeCredential(dialog);
+		await editor.closeNode();
+	});
+	await step(`${theme}-node-creator`, async () => {
+		const creator = await editor.openNodeCreator(NODE);
+		const item = creator
+			.locator('[data-test-id="item-iterator-item"]')
+			.filter({ has: page.locator('[data-test-id="node-creator-item-name"]', { hasText: new RegExp(`^${NODE}$`) }) });
+		await item.first().waitFor();
+		expect(await item.count()).toBe(1);
+		expect(await item.getAttribute('data-keyboard-nav-id')).toContain(`${PACKAGE}.`);
+		await expectPackageIcon(await icon(item), theme, 'node creator item');
+		await shots.take(page, `${theme}-node-creator`);
+		await editor.closeNodeCreator();
+	});
+}
+
+test('the owner opens the workflow: the node renders on the canvas with the light icon everywhere', async () => {
+	await expectIconsIn('light');
+}, 90_000);
+
+test('the Resource dropdown lists exactly the resources the node defines', async () => {
+	await step('resources', async () => {
+		await editor.openWorkflow(WORKFLOW.id);
+		await editor.openNode(NODE);
+		expect(await editor.selected('resource')).toBe('Payment');
+		const listbox = await editor.openDropdown('resource');
+		await shots.take(page, 'resource-dropdown');
+		expect((await editor.options(listbox)).map((o) => o.name)).toEqual(RESOURCES.map((r) => r.name));
+		expect(RESOURCES.map((r) => r.name)).toEqual(expect.arrayContaining(['3-D Secure', 'Card Reference', 'Hosted Form', 'Payment', 'Payout', 'Recurring Payment', 'Transaction', 'Transfer']));
+		await editor.closeDropdown('resource', listbox);
+	});
+}, 60_000);
+
+test('the Operation dropdown lists, for every resource, the operations the node defines', async () => {
+	const seen: Record<string, Option[]> = {};
+	const expected: Record<string, Option[]> = {};
+	// Payment first (the workflow's), then Payout, then the rest; back to Payment at the end.
+	const order = ['Payment', 'Payout', ...RESOURCES.map((r) => r.name).filter((n) => n !== 'Payment' && n !== 'Payout')];
+	await editor.ensureNodeOpen(WORKFLOW.id, NODE);
+	for (const name of order) {
+		const resource = RESOURCES.find((r) => r.name === name)!;
+		await step(`operations-${resource.value}`, async () => {
+			if ((await editor.selected('resource')) !== name) await editor.choose('resource', name);
+			const listbox = await editor.openDropdown('operation');
+			seen[name] = await editor.options(listbox);
+			expected[name] = operationsOf(String(resource.value));
+			await shots.take(page, `operations-${String(resource.value)}`);
+			await editor.closeDropdown('operation', listbox);
+		});
+	}
+	expect(seen).toEqual(expected);
+	expect(seen.Payment.map((o) => o.name)).toEqual(expect.arrayContaining(['Sale', 'Preauth', 'Capture', 'Return']));
+	expect(seen.Payout.length).toBeGreaterThan(0);
+	await editor.choose('resource', 'Payment');
+}, 90_000);
+
+test('the credential opened from the node shows the Card Gateway API fields', async () => {
+	await step('credential-fields', async () => {
+		await editor.ensureNodeOpen(WORKFLOW.id, NODE);
+		// n8n tests a credential when its dialog opens; against the sandbox that test passes.
+		const tested = page.waitForResponse((r) => new URL(r.url()).pathname === '/rest/credentials/test' && r.request().method() === 'POST');
+		const dialog = await editor.openNodeCredential();
+		expect(await (await tested).json()).toMatchObject({ data: { status: 'OK' } });
+		await expect(page.locator('[data-test-id="credential-name"]').textContent()).resolves.toContain(CREDENTIAL.name);
+		await expect(page.locator('[data-test-id="editCredential-modal"] header').textContent()).resolves.toContain(credential.displayName);
+		const fields = await editor.credentialFields(dialog);
+		const expected = credential.properties.map((p) => ({ name: p.name, label: p.displayName, required: p.required === true }));
+		// Ours first, in order; n8n 2.x appends its own (Allowed HTTP Request Domains).
+		expect(fields.slice(0, expected.length)).toEqual(expected);
+		expect(expected.map((f) => f.label)).toEqual(['Base URL', 'Merchant Login', 'Merchant Control Key', 'RSA Private Key', 'Private Key Passphrase', 'Endpoint ID', 'Endpoint Group ID']);
+		await shots.take(page, 'credential-fields-top');
+		await dialog.locator('[data-test-id="parameter-input-endpointGroupId"]').scrollIntoViewIfNeeded();
+		await shots.take(page, 'credential-fields-bottom');
+		await editor.closeCredential(dialog);
+	});
+}, 60_000);
+
+test('in the dark theme the node shows the dark icon everywhere', async () => {
+	await expectIconsIn('dark');
+}, 90_000);
+
+test('no request for the package icons failed', () => {
+	expect(iconFailures).toEqual([]);
+});
