@@ -39,6 +39,10 @@ function runtimeEnv(runtime, userFolder, port, extra = {}) {
 		N8N_RUNNERS_BROKER_PORT: String(port + 1),
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
 		N8N_LOG_LEVEL: 'info',
+		// n8n writes a trigger's output to its database when an execution starts and only soft-deletes
+		// the executions it must not keep (pruned later). Without pruning it deletes them, and their
+		// binary data, at once: card data sent to a workflow that saves nothing is not left behind.
+		EXECUTIONS_DATA_PRUNE: 'false',
 		...extra,
 	};
 }

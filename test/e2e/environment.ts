@@ -1,6 +1,6 @@
 // One real n8n (the pinned runtime) with our package installed as a community package, the
 // sandbox gateway, and the workflows under test — started once per e2e test file.
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -66,6 +66,7 @@ export async function startE2eEnvironment(options: { port: number; workflows: Ar
 		async stop() {
 			await n8n.stop();
 			await sandbox.close();
+			rmSync(userFolder, { recursive: true, force: true });
 		},
 	};
 }

@@ -80,6 +80,15 @@ describe('bulk runs', () => {
 		expect((await env.sb.requests()).map((request) => request.client_orderid)).not.toContain('bulk-bad');
 	});
 
+	it('On Error "Continue (using error output)": the bad item goes to the error output with its pairedItem', async () => {
+		const mixed = [{ invoice: 'bulk-err-ok', total: '2.00' }, { invoice: 'bulk-err-bad', total: '-1' }];
+		const run = await runNode(env.sb, params({}), { input: mixed, errorOutput: true });
+		expect(run.items.map((item) => item.json.client_orderid)).toEqual(['bulk-err-ok']);
+		expect(run.errorItems).toHaveLength(1);
+		expect(run.errorItems[0].pairedItem).toEqual({ item: 1 });
+		expect(String(run.errorItems[0].json.error)).toContain('"Amount"');
+	});
+
 	it('without Continue On Fail the run stops at the failed item and names it', async () => {
 		const mixed = [input[0], { invoice: 'bulk-bad', total: 'ten' }, input[2], input[3]];
 		const run = await runNode(env.sb, params({}), { input: mixed });

@@ -135,6 +135,8 @@ export class Sandbox {
 
 export interface NodeRun {
 	items: INodeExecutionData[];
+	/** Items routed to the error output ("On Error: Continue (using error output)"). */
+	errorItems: INodeExecutionData[];
 	/** The error that stopped the workflow (without Continue On Fail). */
 	error?: { message: string; description?: string | null; httpCode?: string | null; name?: string; context?: IDataObject };
 	/** The whole run result, serialised (for masking checks). */
@@ -148,6 +150,7 @@ export async function runNode(
 	options: {
 		input?: IDataObject[];
 		continueOnFail?: boolean;
+		errorOutput?: boolean;
 		credentials?: IDataObject;
 		asTool?: boolean;
 		retryOnFail?: boolean;
@@ -163,6 +166,7 @@ export async function runNode(
 				parameters,
 				credentials: { cardGatewayApi: { id: 'cred-1', name: 'Card Gateway account' } },
 				...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+				...(options.errorOutput ? { onError: 'continueErrorOutput' as const } : {}),
 				...(options.retryOnFail ? { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 } : {}),
 			},
 		],
@@ -170,7 +174,7 @@ export async function runNode(
 		input: (options.input ?? [{}]).map((json) => ({ json })),
 	});
 	const error = run.data.resultData.error as NodeRun['error'];
-	return { items: output(NODE_NAME), error, serialised: JSON.stringify(run) };
+	return { items: output(NODE_NAME), errorItems: output(NODE_NAME, 1), error, serialised: JSON.stringify(run) };
 }
 
 /** The JSON of the items, without pairedItem. */

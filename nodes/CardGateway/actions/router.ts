@@ -1,4 +1,4 @@
-import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
 
 import { maskSensitive, maskText } from '../../shared/protocol/masking';
 import { merchantCredentials } from '../../shared/transport';
@@ -60,6 +60,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 					const description = (safe as { description?: unknown }).description;
 					results[index] = {
 						json: { error: safe.message, ...(typeof description === 'string' && description ? { description } : {}) },
+						// The item's own `error` is what routes it to the error output ("Continue (using error output)").
+						error: safe instanceof NodeApiError || safe instanceof NodeOperationError ? safe : new NodeOperationError(this.getNode(), safe, { itemIndex: index }),
 						pairedItem: { item: index },
 					};
 				} else {

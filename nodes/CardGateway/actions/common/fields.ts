@@ -151,7 +151,7 @@ export const cardNumber = defineField('credit_card_number', 'cardNumber', {
 	name: 'cardNumber',
 	type: 'string',
 	default: '',
-	placeholder: 'e.g. 4444555566661111',
+	placeholder: 'e.g. 4000 0000 0000 0002',
 	description: 'Full card number (12–19 digits, spaces allowed). Outputs only ever show it masked.',
 });
 

@@ -1,0 +1,99 @@
+'use strict';
+// Creates the demo orders the example workflows (examples/*.json) work on: five card sales,
+// demo-order-1 … demo-order-5, in the sandbox gateway, over HTTP with its own signing (it shares
+// no code with the node package). Four are approved (CVV 123), demo-order-3 is declined (CVV 116,
+// insufficient funds). Idempotent: the sandbox answers a repeated client_orderid with the first
+// order and creates nothing, so calling this again returns the same orders.
+const crypto = require('node:crypto');
+
+const MERCHANT = { login: 'n8n-test-merchant', controlKey: 'TEST-ONLY-CONTROL-KEY-5f0c9a1e', endpointId: '1001' };
+
+/** The seeded orders: merchant order id, amount (USD), CVV (picks the sandbox outcome). */
+const DEMO_ORDERS = [
+	{ client_orderid: 'demo-order-1', amount: '10.00', cvv2: '123', email: 'ada@example.com', name: 'ADA LOVELACE' },
+	{ client_orderid: 'demo-order-2', amount: '25.50', cvv2: '123', email: 'alan@example.com', name: 'ALAN TURING' },
+	{ client_orderid: 'demo-order-3', amount: '15.00', cvv2: '116', email: 'grace@example.com', name: 'GRACE HOPPER' },
+	{ client_orderid: 'demo-order-4', amount: '40.00', cvv2: '123', email: 'edsger@example.com', name: 'EDSGER DIJKSTRA' },
+	{ client_orderid: 'demo-order-5', amount: '12.99', cvv2: '123', email: 'barbara@example.com', name: 'BARBARA LISKOV' },
+];
+
+const sha1 = (text) => crypto.createHash('sha1').update(text, 'utf8').digest('hex');
+/** USD minor units from a decimal string: "25.50" → "2550". */
+const minor = (amount) => {
+	const [whole, fraction = ''] = amount.split('.');
+	return String(Number(whole + fraction.padEnd(2, '0').slice(0, 2)));
+};
+
+async function post(url, fields) {
+	const response = await fetch(url, {
+		method: 'POST',
+		headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/vnd.pay+json' },
+		body: new URLSearchParams(fields).toString(),
+	});
+	const text = await response.text();
+	let reply;
+	try {
+		reply = JSON.parse(text);
+	} catch {
+		throw new Error(`sandbox ${url}: HTTP ${response.status}, not JSON: ${text.slice(0, 200)}`);
+	}
+	if (!response.ok || reply.type === 'validation-error' || reply.type === 'error') {
+		throw new Error(`sandbox ${url}: HTTP ${response.status} ${reply.type} ${reply['error-message'] || ''}`);
+	}
+	return reply;
+}
+
+/**
+ * Seeds demo-order-1 … demo-order-5 into the sandbox at `sandboxUrl` (e.g. http://127.0.0.1:8899)
+ * and returns their final status: [{ client_orderid, orderid, status, amount }].
+ */
+async function seedDemoOrders(sandboxUrl, { merchant = MERCHANT } = {}) {
+	const api = `${sandboxUrl.replace(/\/+$/, '')}/paynet/api/v2`;
+	const seeded = [];
+	for (const order of DEMO_ORDERS) {
+		const sale = {
+			client_orderid: order.client_orderid,
+			order_desc: `Demo order ${order.client_orderid.slice(-1)}`,
+			amount: order.amount,
+			currency: 'USD',
+			email: order.email,
+			credit_card_number: '4444555566661111',
+			card_printed_name: order.name,
+			expire_month: '12',
+			expire_year: '2035',
+			cvv2: order.cvv2,
+			address1: '1 Main St',
+			city: 'Springfield',
+			zip_code: '12345',
+			country: 'US',
+			phone: '+12065550100',
+			ipaddress: '203.0.113.7',
+			redirect_url: 'https://shop.example.com/payment/return',
+		};
+		sale.control = sha1(merchant.endpointId + sale.client_orderid + minor(sale.amount) + sale.email + merchant.controlKey);
+		const started = await post(`${api}/sale/${merchant.endpointId}`, sale);
+		const orderid = started['paynet-order-id'];
+		// Status queries make the order final (the sandbox settles an order on its first poll, or
+		// after `pollsBeforeFinal` polls when started with that option).
+		const query = { login: merchant.login, client_orderid: order.client_orderid, orderid };
+		query.control = sha1(query.login + query.client_orderid + query.orderid + merchant.controlKey);
+		let status = await post(`${api}/status/${merchant.endpointId}`, query);
+		for (let poll = 0; status.status === 'processing' && poll < 20; poll++) {
+			status = await post(`${api}/status/${merchant.endpointId}`, query);
+		}
+		seeded.push({ client_orderid: order.client_orderid, orderid, status: status.status, amount: status.amount });
+	}
+	return seeded;
+}
+
+module.exports = { seedDemoOrders, DEMO_ORDERS };
+
+if (require.main === module) {
+	seedDemoOrders(process.argv[2] || 'http://127.0.0.1:8899').then(
+		(orders) => console.log(JSON.stringify(orders, null, 2)),
+		(error) => {
+			console.error(error.message);
+			process.exitCode = 1;
+		},
+	);
+}

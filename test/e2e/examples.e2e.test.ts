@@ -1,0 +1,271 @@
+// The example workflows (examples/*.json) imported into a real n8n and run there against the
+// sandbox gateway: the manual ones with `n8n execute`, the callback alert through a callback the
+// sandbox delivers, the card-on-file one through its webhook. Every assertion is about what really
+// happened: the sandbox's ledger and callbacks, the sink's messages, the workflows' outputs.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { readWorkflows, startE2eEnvironment, type E2eEnvironment } from './environment';
+
+const { seedDemoOrders } = require('../../e2e/seed');
+const { startSandbox } = require('../../sandbox');
+const { Client, CARD2 } = require('../sandbox/client');
+
+const EXAMPLES = join(__dirname, '..', '..', 'examples');
+const ID = {
+	bulkRefund: 'cgExBulkRefund',
+	payoutRun: 'cgExPayoutRun',
+	reconciliation: 'cgExReconciliation',
+	callbackAlert: 'cgExCallbackAlert',
+	cardOnFile: 'cgExCardOnFile',
+};
+const ALERT_WEBHOOK = 'b1c0e004-0000-4000-8000-0000000000aa/callback';
+/** Where the callback-alert example posts; the test gives it a sink of its own. */
+const DEMO_SINK = 'http://127.0.0.1:8899/sandbox/sink';
+
+type Json = Record<string, unknown>;
+interface TaskData {
+	executionStatus?: string;
+	error?: { message: string };
+	data?: { main: Array<Array<{ json: Json }> | null> };
+}
+interface Run {
+	status: string;
+	mode: string;
+	data: { resultData: { error?: { message: string }; runData: Record<string, TaskData[]> } };
+}
+interface LedgerEntry {
+	orderid: string;
+	client_orderid: string;
+	kind: string;
+	amount: string;
+	currency: string;
+}
+
+let env: E2eEnvironment;
+let sink: { url: string; close(): Promise<void> };
+
+beforeAll(async () => {
+	sink = await startSandbox({ port: 0, quiet: true });
+	const workflows = readWorkflows(EXAMPLES).map((workflow) => {
+		if (workflow.id !== ID.callbackAlert) return workflow;
+		const text = JSON.stringify(workflow);
+		expect(text).toContain(DEMO_SINK);
+		return JSON.parse(text.split(DEMO_SINK).join(`${sink.url}/sandbox/sink`));
+	});
+	expect(workflows.map((w) => w.id).sort()).toEqual(Object.values(ID).sort());
+	env = await startE2eEnvironment({ port: 5720, workflows, publish: [ID.callbackAlert, ID.cardOnFile] });
+	const seeded = await seedDemoOrders(env.sandbox.url);
+	expect(seeded.map((o: Json) => `${o.client_orderid}:${o.status}:${o.amount}`)).toEqual([
+		'demo-order-1:approved:10.00',
+		'demo-order-2:approved:25.50',
+		'demo-order-3:declined:15.00',
+		'demo-order-4:approved:40.00',
+		'demo-order-5:approved:12.99',
+	]);
+	// Seeding again creates nothing (the sandbox dedupes by client_orderid).
+	await seedDemoOrders(env.sandbox.url);
+	expect(await ledger()).toHaveLength(4);
+}, 15 * 60_000);
+
+afterAll(async () => {
+	await env?.stop();
+	await sink?.close();
+	await require('undici').getGlobalDispatcher().close();
+}, 60_000);
+
+/** Runs a manual-trigger workflow with `n8n execute` and returns its IRun. */
+async function execute(workflowId: string): Promise<Run> {
+	const { stdout } = await env.n8n.cli(['execute', `--id=${workflowId}`, '--rawOutput']);
+	const last = String(stdout).trim().split('\n').pop() ?? '';
+	const run = JSON.parse(JSON.parse(last).message) as Run;
+	expect(run.data.resultData.error?.message).toBeUndefined();
+	expect(run.status).toBe('success');
+	return run;
+}
+
+/** The items a node emitted on one output, over all its runs. */
+function emitted(run: Run, node: string, output = 0): Json[] {
+	return (run.data.resultData.runData[node] ?? []).flatMap((task) => (task.data?.main[output] ?? []).map((item) => item.json));
+}
+
+async function ledger(query = ''): Promise<LedgerEntry[]> {
+	return (await env.admin<{ entries: LedgerEntry[] }>('GET', `ledger${query}`)).entries;
+}
+
+const entriesOf = async (clientOrderId: string) => (await ledger(`?client_orderid=${encodeURIComponent(clientOrderId)}`)).map((e) => `${e.kind} ${e.amount} ${e.currency}`);
+
+test('reconciliation: every order is looked up, only the deliberate mismatch is reported', async () => {
+	const run = await execute(ID.reconciliation);
+	expect(emitted(run, 'Get Status').map((o) => `${o.client_orderid}:${o.status}:${o.amount}`)).toEqual([
+		'demo-order-1:approved:10.00',
+		'demo-order-2:approved:25.50',
+		'demo-order-3:declined:15.00',
+		'demo-order-4:approved:40.00',
+		'demo-order-5:approved:12.99',
+	]);
+	expect(emitted(run, 'Compare')).toEqual([
+		{ merchantOrderId: 'demo-order-5', orderid: expect.any(String), expectedAmount: '13.99', actualAmount: '12.99', currency: 'USD', expectedStatus: 'approved', status: 'approved' },
+	]);
+}, 120_000);
+
+test('bulk refund: the four approved orders are refunded once with their reason, the declined one is skipped; a second run refunds nothing', async () => {
+	const run = await execute(ID.bulkRefund);
+	const [summary] = emitted(run, 'Summary');
+	expect(summary).toMatchObject({
+		refundedCount: 4,
+		skippedCount: 1,
+		skipped: [{ merchantOrderId: 'demo-order-3', status: 'declined', amount: '15.00' }],
+	});
+	expect((summary.refunded as Json[]).map((r) => [r.merchantOrderId, r.refundStatus])).toEqual([
+		['demo-order-1', 'approved'],
+		['demo-order-2', 'approved'],
+		['demo-order-4', 'approved'],
+		['demo-order-5', 'approved'],
+	]);
+	expect(await entriesOf('demo-order-1')).toEqual(['sale 10.00 USD', 'return 10.00 USD']);
+	expect(await entriesOf('demo-order-2')).toEqual(['sale 25.50 USD', 'return 25.50 USD']);
+	expect(await entriesOf('demo-order-3')).toEqual([]);
+	expect(await entriesOf('demo-order-4')).toEqual(['sale 40.00 USD', 'return 40.00 USD']);
+	expect(await entriesOf('demo-order-5')).toEqual(['sale 12.99 USD', 'return 12.99 USD']);
+	const { requests } = await env.admin<{ requests: Array<{ op: string; client_orderid?: string; params?: Json }> }>('GET', 'requests');
+	expect(requests.find((r) => r.op === 'return' && r.client_orderid === 'demo-order-2')?.params).toMatchObject({ comment: 'Item out of stock' });
+
+	const again = await execute(ID.bulkRefund);
+	expect(emitted(again, 'Summary')[0]).toMatchObject({ refundedCount: 0, skippedCount: 5 });
+	expect(emitted(again, 'Refund')).toEqual([]);
+	expect((await ledger()).filter((e) => e.kind === 'return')).toHaveLength(4);
+}, 120_000);
+
+test('payout run: each valid recipient is checked and paid exactly once; the malformed row ends in Failed recipients; a re-run uses new order IDs', async () => {
+	const paidIds: string[] = [];
+	for (let round = 0; round < 2; round++) {
+		const run = await execute(ID.payoutRun);
+		const paid = emitted(run, 'Paid');
+		expect(paid.map((p) => [p.recipient, p.amount, p.currency, p.status])).toEqual([
+			['Northwind Traders', '120.00', 'USD', 'approved'],
+			['Contoso Ltd', '75.50', 'USD', 'approved'],
+		]);
+		for (const p of paid) {
+			expect(p.merchantOrderId).toMatch(/^payout-\d+-r[12]$/);
+			expect(await entriesOf(String(p.merchantOrderId))).toEqual([`payout ${p.amount} USD`]);
+			paidIds.push(String(p.merchantOrderId));
+		}
+		const failed = [...emitted(run, 'Failed recipients')];
+		expect(failed).toEqual([expect.objectContaining({ recipient: 'Fabrikam Inc', ref: 'r3', amount: '30.0O', status: 'not sent' })]);
+		expect(failed[0].reason).toMatch(/Amount/);
+	}
+	expect(new Set(paidIds).size).toBe(4);
+	expect((await ledger()).filter((e) => e.kind === 'payout')).toHaveLength(4);
+}, 120_000);
+
+test('callback alert: a declined sale posts exactly one alert to the chat sink; an approved one posts none', async () => {
+	const client = new Client(env.sandbox);
+	const callbackUrl = `${env.n8n.baseUrl}/webhook/${ALERT_WEBHOOK}`;
+	const approved = await client.sale({ amount: '7.00', cvv2: '123', server_callback_url: callbackUrl });
+	const declined = await client.sale({ amount: '5.00', cvv2: '116', server_callback_url: callbackUrl, credit_card_number: CARD2 });
+	for (const sale of [approved, declined]) {
+		await client.status(sale.orderid, sale.params.client_orderid);
+		expect(await delivered(sale.orderid)).toMatchObject({ state: 'delivered', attempts: [{ httpStatus: 200 }] });
+	}
+	const executions = await settled(ID.callbackAlert, 2);
+	expect(executions.map((e) => [e.mode, e.status])).toEqual([
+		['webhook', 'success'],
+		['webhook', 'success'],
+	]);
+	const { messages } = (await (await fetch(`${sink.url}/sandbox/sink`)).json()) as { messages: Array<{ message: { text: string } }> };
+	expect(messages).toHaveLength(1);
+	const { text } = messages[0].message;
+	expect(text).toContain(`order ${declined.params.client_orderid} (gateway order ${declined.orderid})`);
+	expect(text).toContain('Payment declined');
+	expect(text).toContain('5.00 USD');
+	expect(text).toContain('Insufficient funds (code 116)');
+	expect(text).not.toContain(approved.params.client_orderid);
+}, 120_000);
+
+test('card on file: the first payment, the stored card and the rebill through the webhook; a declined card stops at the sale; no execution is kept', async () => {
+	const body = {
+		merchantOrderId: `cof-${Date.now().toString(36)}`,
+		amount: '19.99',
+		rebillAmount: '9.99',
+		currency: 'USD',
+		cardNumber: CARD2,
+		expireMonth: '11',
+		expireYear: '2033',
+		cvv: '123',
+		cardholderName: 'JANE ROE',
+		email: 'jane@example.com',
+		address: '2 Side St',
+		city: 'Shelbyville',
+		zipCode: '54321',
+		country: 'US',
+		phone: '+12065550111',
+		ipAddress: '203.0.113.9',
+	};
+	const response = await env.n8n.webhook('card-on-file', { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: JSON.stringify(body) });
+	const text = await response.text();
+	expect(response.status).toBe(200);
+	expect(text).not.toContain(CARD2);
+	const result = JSON.parse(text) as Json;
+	expect(result).toEqual({
+		saleOrderId: body.merchantOrderId,
+		saleGatewayOrderId: expect.stringMatching(/^\d+$/),
+		saleStatus: 'approved',
+		saleAmount: '19.99',
+		cardRefId: expect.stringMatching(/^\d+$/),
+		rebillOrderId: `${body.merchantOrderId}-rebill`,
+		rebillGatewayOrderId: expect.stringMatching(/^\d+$/),
+		rebillStatus: 'approved',
+		rebillAmount: '9.99',
+		currency: 'USD',
+	});
+	expect(await entriesOf(body.merchantOrderId)).toEqual(['sale 19.99 USD']);
+	expect(await entriesOf(`${body.merchantOrderId}-rebill`)).toEqual(['rebill 9.99 USD']);
+	const info = await env.admin<Json>('GET', `orders/${result.saleGatewayOrderId}`);
+	expect(info).toMatchObject({ cardRefId: result.cardRefId });
+
+	// A declined first payment stores no card and charges nothing more.
+	const declinedBody = { ...body, merchantOrderId: `${body.merchantOrderId}-declined`, cvv: '116' };
+	const declined = await env.n8n.webhook('card-on-file', { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: JSON.stringify(declinedBody) });
+	expect(await declined.json()).toEqual({
+		saleOrderId: declinedBody.merchantOrderId,
+		saleGatewayOrderId: expect.stringMatching(/^\d+$/),
+		saleStatus: 'declined',
+		errorMessage: 'Insufficient funds',
+		threeDSecureRequired: false,
+	});
+	expect(await entriesOf(declinedBody.merchantOrderId)).toEqual([]);
+	expect(await entriesOf(`${declinedBody.merchantOrderId}-rebill`)).toEqual([]);
+
+	expect(await env.n8n.executions(ID.cardOnFile)).toEqual([]);
+	// Nothing of the card stayed behind: not in the database, the log or the binary data folder.
+	const n8nFolder = join(env.userFolder, '.n8n');
+	const files = [join(n8nFolder, 'database.sqlite'), join(n8nFolder, 'database.sqlite-wal'), join(env.userFolder, 'n8n.log'), ...walk(join(n8nFolder, 'storage'))];
+	expect(files.filter((file) => readFileSync(file).includes(Buffer.from(CARD2)))).toEqual([]);
+}, 120_000);
+
+function walk(dir: string): string[] {
+	if (!existsSync(dir)) return [];
+	return readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? walk(join(dir, name)) : [join(dir, name)]));
+}
+
+type Execution = { id: string; status: string; mode: string };
+
+async function settled(workflowId: string, expected: number): Promise<Execution[]> {
+	for (let attempt = 0; attempt < 60; attempt++) {
+		const executions: Execution[] = await env.n8n.executions(workflowId);
+		if (executions.length >= expected && executions.every((e) => e.status !== 'running' && e.status !== 'new')) return executions;
+		await new Promise((resolve) => setTimeout(resolve, 500));
+	}
+	return env.n8n.executions(workflowId);
+}
+
+async function delivered(orderid: string) {
+	for (let attempt = 0; attempt < 60; attempt++) {
+		const { deliveries } = await env.admin<{ deliveries: Array<{ state: string; attempts: Array<{ httpStatus?: number }> }> }>('GET', `callbacks?orderid=${orderid}`);
+		const done = deliveries.find((d) => d.state === 'delivered' || d.state === 'failed');
+		if (done) return done;
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+	throw new Error(`no callback delivery settled for order ${orderid}`);
+}
