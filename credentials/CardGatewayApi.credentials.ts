@@ -1,3 +1,5 @@
+import { KeyObject } from 'node:crypto';
+
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
@@ -6,10 +8,12 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { signOAuthRequest } from '../nodes/shared/protocol/oauth';
 import { JSON_MEDIA_TYPE } from '../nodes/shared/protocol/reply';
 import {
 	SIGNING_HEADER,
 	credentialTestBody,
+	decodeForm,
 	oauthAuthorization,
 	type MerchantCredentials,
 	type SigningRequest,
@@ -97,7 +101,7 @@ export class CardGatewayApi implements ICredentialType {
 		}
 		const url = new URL(requestOptions.url, requestOptions.baseURL || undefined).toString();
 		const body = typeof requestOptions.body === 'string' ? requestOptions.body : '';
-		headers.Authorization = oauthAuthorization(merchant, marker, url, body);
+		headers.Authorization = signedWithParsedKey(merchant, marker, url, body, requestOptions) ?? oauthAuthorization(merchant, marker, url, body);
 		return { ...requestOptions, headers };
 	}
 
@@ -130,6 +134,19 @@ export class CardGatewayApi implements ICredentialType {
 			},
 		],
 	};
+}
+
+/**
+ * The node's transport parses the RSA key once per execution and hands it over on the request
+ * options (a non-enumerable symbol property, see PARSED_RSA_KEY in nodes/shared/transport.ts).
+ * Parsing a PEM costs more than an RSA-2048 signature; without the key (the credential test, other
+ * callers) the PEM is parsed here as before.
+ */
+function signedWithParsedKey(merchant: MerchantCredentials, marker: string, url: string, body: string, requestOptions: IHttpRequestOptions): string | undefined {
+	if (marker !== 'RSA-SHA256' || !merchant.login) return undefined;
+	const key = (requestOptions as unknown as Record<symbol, unknown>)[Symbol.for('n8n-nodes-card-gateway.parsedRsaKey')];
+	if (!(key instanceof KeyObject) || key.type !== 'private' || key.asymmetricKeyType !== 'rsa') return undefined;
+	return signOAuthRequest({ url, body: decodeForm(body), consumerKey: merchant.login, signatureMethod: 'RSA-SHA256', privateKey: key }).authorization;
 }
 
 function takeHeader(headers: Record<string, string>, name: string): string | undefined {

@@ -7,12 +7,21 @@ export type VerificationFailure = 'no-control' | 'malformed-control' | 'no-contr
 export type Verification = { genuine: true } | { genuine: false; reason: VerificationFailure };
 
 const HEX_40 = /^[0-9a-fA-F]{40}$/;
+const MERCHANT_ORDER_SPELLINGS = ['merchant_order', 'client_orderid', 'client-order-id', 'merchant-order-id'] as const;
+const ORDER_ID_SPELLINGS = ['orderid', 'paynet-order-id', 'paynet_order_id'] as const;
 
 export function verifyCallback(fields: Readonly<Record<string, string>>, controlKey: string | undefined): Verification {
 	const control = typeof fields.control === 'string' ? fields.control.trim() : '';
 	if (!control) return { genuine: false, reason: 'no-control' };
 	if (!HEX_40.test(control)) return { genuine: false, reason: 'malformed-control' };
 	if (typeof controlKey !== 'string' || controlKey === '') return { genuine: false, reason: 'no-control-key' };
+	// The item reports these identifiers; every spelling sent must be the value the signature covers,
+	// or a genuine control could carry a forged client_orderid (reliability campaign 2).
+	const signedOrder = (fields.merchant_order ?? fields.client_orderid ?? '').trim();
+	const signedOrderId = (fields.orderid ?? '').trim();
+	const differs = (names: readonly string[], signedValue: string) =>
+		names.some((name) => Object.prototype.hasOwnProperty.call(fields, name) && String(fields[name]).trim() !== signedValue);
+	if (differs(MERCHANT_ORDER_SPELLINGS, signedOrder) || differs(ORDER_ID_SPELLINGS, signedOrderId)) return { genuine: false, reason: 'mismatch' };
 	const signed = {
 		status: fields.status,
 		orderid: fields.orderid,

@@ -1,3 +1,5 @@
+import type { KeyObject } from 'node:crypto';
+
 import {
 	NodeApiError,
 	NodeOperationError,
@@ -47,8 +49,50 @@ export type GatewayOutcome =
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
+/**
+ * What one execution reuses across its items: the decrypted credential (n8n reads it from the
+ * database and decrypts it on every getCredentials call) and the parsed RSA key. Keyed by the
+ * execution's own context object, so it lives exactly as long as that `execute()` / `webhook()`
+ * call: nothing is shared between executions, credentials or queue-mode jobs.
+ */
+interface ExecutionMemo {
+	credentials?: Promise<MerchantCredentials>;
+	rsaKey?: { pem: string; passphrase: string; key: KeyObject };
+}
+const perExecution = new WeakMap<object, ExecutionMemo>();
+
+function memoOf(ctx: GatewayContext): ExecutionMemo {
+	let memo = perExecution.get(ctx);
+	if (!memo) perExecution.set(ctx, (memo = {}));
+	return memo;
+}
+
+/**
+ * The request option through which the transport hands the already parsed RSA key to the
+ * credential's `authenticate` (which otherwise parses the PEM for every request). Not enumerable:
+ * it never reaches the HTTP client or a log.
+ */
+export const PARSED_RSA_KEY = Symbol.for('n8n-nodes-card-gateway.parsedRsaKey');
+
 export async function merchantCredentials(ctx: GatewayContext): Promise<MerchantCredentials> {
-	return (await ctx.getCredentials(CREDENTIAL_TYPE)) as unknown as MerchantCredentials;
+	const memo = memoOf(ctx);
+	if (!memo.credentials) {
+		memo.credentials = ctx.getCredentials(CREDENTIAL_TYPE) as unknown as Promise<MerchantCredentials>;
+		// a failed read is not remembered: the next item asks again
+		memo.credentials.catch(() => (memo.credentials = undefined));
+	}
+	return memo.credentials;
+}
+
+/** The credential's RSA key, parsed once per execution (per PEM and passphrase). */
+function rsaKeyOf(ctx: GatewayContext, credentials: MerchantCredentials): KeyObject {
+	const memo = memoOf(ctx);
+	const pem = credentials.privateKey ?? '';
+	const passphrase = credentials.privateKeyPassphrase ?? '';
+	if (memo.rsaKey?.pem === pem && memo.rsaKey.passphrase === passphrase) return memo.rsaKey.key;
+	const key = loadRsaPrivateKey(pem, passphrase);
+	memo.rsaKey = { pem, passphrase, key };
+	return key;
 }
 
 /** Signs (control here, OAuth in the credential), sends and parses one gateway request. */
@@ -74,8 +118,9 @@ export async function gatewayRequest(ctx: GatewayContext, call: GatewayCall): Pr
 		);
 		body.push(['control', control]);
 	}
+	let rsaKey: KeyObject | undefined;
 	if (auth === 'oauth-hmac-sha1' || auth === 'oauth-rsa-sha256') {
-		withInputErrors(ctx, call.itemIndex, () => checkSigningMaterial(auth, credentials));
+		rsaKey = withInputErrors(ctx, call.itemIndex, () => checkSigningMaterial(ctx, auth, credentials));
 	}
 	const headers: Record<string, string> = {
 		Accept: JSON_MEDIA_TYPE,
@@ -93,6 +138,7 @@ export async function gatewayRequest(ctx: GatewayContext, call: GatewayCall): Pr
 		ignoreHttpStatusErrors: true,
 		timeout: call.timeoutMs ?? DEFAULT_TIMEOUT_MS,
 	};
+	if (rsaKey) Object.defineProperty(request, PARSED_RSA_KEY, { value: rsaKey, enumerable: false });
 	let response: IN8nHttpFullResponse;
 	try {
 		response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, request)) as IN8nHttpFullResponse;
@@ -152,12 +198,12 @@ function resolveEndpoint(ctx: GatewayContext, credentials: MerchantCredentials, 
  * NodeApiError indistinguishable from a network failure. A credential that cannot sign is
  * therefore refused here, before anything is sent, so it never looks like a lost reply.
  */
-function checkSigningMaterial(auth: 'oauth-hmac-sha1' | 'oauth-rsa-sha256', credentials: MerchantCredentials): void {
+function checkSigningMaterial(ctx: GatewayContext, auth: 'oauth-hmac-sha1' | 'oauth-rsa-sha256', credentials: MerchantCredentials): KeyObject | undefined {
 	if (!credentials.login) throw new GatewayInputError('login', 'The credential has no merchant login');
 	if (auth === 'oauth-hmac-sha1' && !credentials.controlKey) {
 		throw new GatewayInputError('controlKey', 'HMAC-SHA1 signing needs the merchant control key');
 	}
-	if (auth === 'oauth-rsa-sha256') loadRsaPrivateKey(credentials.privateKey ?? '', credentials.privateKeyPassphrase);
+	return auth === 'oauth-rsa-sha256' ? rsaKeyOf(ctx, credentials) : undefined;
 }
 
 function unreachable(error: unknown, credentials: MerchantCredentials): GatewayOutcome {

@@ -113,8 +113,9 @@ export async function waitForFinalStatus(
 		pause = Math.min(Math.max(pause * 1.5, 100), MAX_POLL_PAUSE_MS);
 		const knowledge = await learnStatus(ctx, call, ids);
 		if (knowledge.kind !== 'found') {
-			notes.statusCheckError = knowledge.kind === 'unknown' ? knowledge.reason : 'The gateway did not find the order';
-			break;
+			// The user asked for the final status: a non-final answer with a note is easy to misroute
+			// (reliability campaign 1), so say plainly that the outcome is unknown and whether money may have moved.
+			throw finalStatusUnknown(ctx, plan, ids.clientOrderId, reply, knowledge.kind === 'unknown' ? knowledge.reason : 'the gateway did not find the order');
 		}
 		reply = knowledge.reply;
 	}
@@ -171,23 +172,31 @@ function lostReply(outcome: GatewayOutcome): Lost | undefined {
 
 /** A reply the caller can use, or the error n8n shows. */
 function settle(ctx: IExecuteFunctions, outcome: GatewayOutcome, plan: DeliveryPlan): GatewayReply {
+	const order = plan.clientOrderId ? ` for order "${plan.clientOrderId}"` : '';
 	if (outcome.kind === 'unreachable') {
 		const nothingSent = NOTHING_SENT.has(outcome.code);
 		return fail(
 			new NodeApiError(ctx.getNode(), { message: outcome.message } as JsonObject, {
 				message: nothingSent
 					? `${plan.label}: could not connect to the gateway (${inWords(outcome.code)}); nothing was sent`
-					: `${plan.label}: no reply from the gateway (${inWords(outcome.code)})`,
+					: `${plan.label}: no reply from the gateway${order} (${inWords(outcome.code)})`,
 				description: nothingSent
-					? `Code ${outcome.code}. Check the base URL in the credential and that the gateway is reachable from n8n.`
-					: `Code ${outcome.code}: ${outcome.message}. The request may have reached the gateway; check the order before running it again.`,
+					? `Code ${outcome.code}. Check the base URL in the credential and that the gateway is reachable from n8n.${order ? ` Nothing was sent${order}, so no money moved.` : ''}`
+					: `Code ${outcome.code}: ${outcome.message}. ${plan.label} moves no money. The request may have reached the gateway; check the order${order} before running it again.`,
 				itemIndex: plan.itemIndex,
 			}),
 		);
 	}
 	const { reply, failure } = outcome;
 	if (!failure || isStatusOutcome(reply, failure)) return reply;
-	return fail(gatewayError(ctx, failure, plan.itemIndex, `${plan.label}: `));
+	const error = gatewayError(ctx, failure, plan.itemIndex, `${plan.label}: `);
+	// Name the order and say what became of the money (reliability campaign 1): a refusal changes nothing.
+	const consequence =
+		failure.kind === 'server'
+			? `${plan.label} moves no money; check the order${order} before running it again.`
+			: `The gateway refused the request${order}: it was not carried out and no money moved.`;
+	error.description = [error.description, consequence].filter(Boolean).join('. ');
+	return fail(error);
 }
 
 /** A refused request that still reports an order status (a decline in JSON mode) is an outcome. */
@@ -206,6 +215,16 @@ function describeStatus(reply: GatewayReply): string {
 	if (fields['transaction-type']) parts.push(`last transaction "${fields['transaction-type']}"`);
 	if (fields.amount) parts.push(`amount ${fields.amount} ${fields.currency ?? ''}`.trim());
 	return parts.join(', ');
+}
+
+function finalStatusUnknown(ctx: IExecuteFunctions, plan: DeliveryPlan, clientOrderId: string | undefined, last: GatewayReply, reason: string): NodeApiError {
+	const order = `order "${clientOrderId ?? ''}"`;
+	const money = plan.movesMoney ? 'money MAY have moved' : `${plan.label} moves no money`;
+	return new NodeApiError(ctx.getNode(), { message: reason } as JsonObject, {
+		message: `${plan.label} for ${order}: the gateway accepted the request, but its final status could not be learned; ${money}`,
+		description: `While waiting for the final status: ${reason}. The gateway last reported ${last.fields.status ? describeStatus(last) : 'that it accepted the request (processing)'}. Do not run this item again with a new order ID: look up ${order} (Transaction → Get Status or the gateway back office) first.`,
+		itemIndex: plan.itemIndex,
+	});
 }
 
 function followUpLost(ctx: IExecuteFunctions, plan: DeliveryPlan, lost: Lost, knowledge: StatusKnowledge): NodeApiError {

@@ -50,7 +50,6 @@ export interface DeliveryNotes {
 	recoveredFromLostReply?: boolean;
 	resentAfterLostReply?: boolean;
 	waitTimedOut?: boolean;
-	statusCheckError?: string;
 }
 
 /**

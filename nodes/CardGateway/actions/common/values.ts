@@ -13,7 +13,8 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const MAX_ID_LENGTH = 128;
 
 export function isEmpty(value: unknown): boolean {
-	return value === undefined || value === null || value === '';
+	// Whitespace only counts as empty: it is trimmed away, so a required field would be sent blank.
+	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 }
 
 /** The label users know a field by, for error messages: its display name, never its value. */
@@ -74,6 +75,12 @@ export function wireValue(field: Field, value: unknown, currencyCode?: string): 
 		case 'country':
 			if (!/^[A-Za-z]{2}$/.test(text)) fail(field, 'must be a two-letter ISO 3166 country code such as US');
 			return text.toUpperCase();
+		case 'choice': {
+			// An expression can yield anything; only the listed values are sent.
+			const allowed = (field.property.options ?? []).map((option) => String((option as { value?: unknown }).value));
+			if (allowed.length && !allowed.includes(text)) fail(field, `must be one of ${allowed.map((value) => `"${value}"`).join(', ')}`);
+			return text;
+		}
 		case 'id':
 			if (ANY_CONTROL_CHARACTER.test(text)) fail(field, 'must not contain control characters or line breaks');
 			if (text.length > MAX_ID_LENGTH) fail(field, `must be at most ${MAX_ID_LENGTH} characters`);

@@ -1,0 +1,109 @@
+'use strict';
+// Shared helpers of the benchmarks under bench/: statistics, machine description, sandbox seeding.
+// Benchmarks are not tests: nothing in `npm test` loads this.
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { Pool } = require('undici');
+
+const ROOT = path.join(__dirname, '..');
+const MERCHANT = { login: 'n8n-test-merchant', controlKey: 'TEST-ONLY-CONTROL-KEY-5f0c9a1e', endpointId: '1001' };
+const KEY_FILES = { 2048: path.join(ROOT, 'sandbox/keys/test-merchant-2048.key.pem'), 4096: path.join(ROOT, 'sandbox/keys/test-merchant-4096.key.pem') };
+
+const sha1 = (s) => crypto.createHash('sha1').update(s, 'utf8').digest('hex');
+
+function median(xs) {
+	const s = [...xs].sort((a, b) => a - b);
+	const m = Math.floor(s.length / 2);
+	return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+function summary(all) {
+	const xs = all.filter((x) => Number.isFinite(x));
+	if (!xs.length) return { median: NaN, min: NaN, max: NaN, runs: 0, values: all };
+	return { median: median(xs), min: Math.min(...xs), max: Math.max(...xs), runs: xs.length, values: all };
+}
+
+function percentile(sorted, p) {
+	if (!sorted.length) return NaN;
+	return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+function machine() {
+	const version = (name) => {
+		try {
+			return require(`${name}/package.json`).version;
+		} catch {
+			return 'n/a';
+		}
+	};
+	return {
+		date: new Date().toISOString(),
+		cpu: os.cpus()[0].model,
+		cores: os.cpus().length,
+		memGiB: Math.round(os.totalmem() / 2 ** 30),
+		os: `${os.type()} ${os.release()}`,
+		node: process.version,
+		openssl: process.versions.openssl,
+		forge: version('node-forge'),
+		undici: version('undici'),
+		n8nCore: version('n8n-core'),
+	};
+}
+
+const fmt = (x, digits = 0) => (Number.isFinite(x) ? x.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : 'n/a');
+const range = (s, digits = 0) => `${fmt(s.median, digits)} (${fmt(s.min, digits)}–${fmt(s.max, digits)})`;
+
+/**
+ * Creates `count` approved sales in the sandbox with signed requests (undici, 16 in flight) and
+ * returns [{ cid, oid }]. The sandbox's added latency is switched off while seeding.
+ */
+async function seedSales(sandbox, count, prefix) {
+	const saved = sandbox.options.latencyMs;
+	sandbox.options.latencyMs = 0;
+	const pool = new Pool(sandbox.url, { connections: 16 });
+	const out = new Array(count);
+	let next = 0;
+	const nonce = crypto.randomBytes(3).toString('hex');
+	try {
+		await Promise.all(
+			Array.from({ length: 16 }, async () => {
+				while (next < count) {
+					const i = next++;
+					const p = {
+						client_orderid: `${prefix}-${nonce}-${i}`, amount: '10.00', currency: 'USD', email: 'bench@example.com', order_desc: 'bench',
+						credit_card_number: '4444555566661111', expire_month: '12', expire_year: '2035', cvv2: '123', card_printed_name: 'BENCH',
+						ipaddress: '127.0.0.1',
+					};
+					p.control = sha1(`${MERCHANT.endpointId}${p.client_orderid}1000${p.email}${MERCHANT.controlKey}`);
+					const r = await pool.request({
+						method: 'POST',
+						path: `/paynet/api/v2/sale/${MERCHANT.endpointId}`,
+						headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/vnd.pay+json' },
+						body: new URLSearchParams(p).toString(),
+					});
+					const reply = JSON.parse(await r.body.text());
+					if (r.statusCode !== 200 || !reply['paynet-order-id']) throw new Error(`seeding sale failed: HTTP ${r.statusCode} ${JSON.stringify(reply)}`);
+					out[i] = { cid: p.client_orderid, oid: String(reply['paynet-order-id']) };
+				}
+			}),
+		);
+	} finally {
+		await pool.close();
+		sandbox.options.latencyMs = saved;
+	}
+	return out;
+}
+
+function writeJson(name, data) {
+	const dir = path.join(__dirname, 'out');
+	fs.mkdirSync(dir, { recursive: true });
+	fs.writeFileSync(path.join(dir, `${name}.json`), JSON.stringify(data, null, 1));
+}
+
+function log(...args) {
+	process.stdout.write(`${args.join(' ')}\n`);
+}
+
+module.exports = { ROOT, MERCHANT, KEY_FILES, sha1, median, summary, percentile, machine, fmt, range, seedSales, writeJson, log };

