@@ -92,13 +92,16 @@ function report(wall) {
 		L.push(`| Webhook node | ${range(t.stock)} | ${range(t.stockP50, 1)} | ${range(t.stockP99, 1)} |`);
 		L.push(`| ratio ours ÷ stock | ${range(t.ratio, 2)} | | |`, '');
 	}
-	if (real?.memory) {
+	const fresh = read('real-n8n.memory-fresh');
+	if (real?.memory || fresh?.memory) {
 		L.push('## 6. Memory: peak RSS (VmHWM) of the n8n processes', '');
-		L.push('Our node, `transaction/getStatus`, no added latency, c=16. VmHWM reset (`clear_refs` 5) before each size; "before" is the RSS at that moment.', '');
-		L.push('| items | items/s | process | RSS before MiB | peak MiB | peak − before, KiB per item |');
-		L.push('|---:|---:|---|---:|---:|---:|');
-		for (const r of real.memory) {
-			for (const p of r.procs) L.push(`| ${fmt(r.items)} | ${fmt(r.rate)} | ${p.cmd} | ${fmt((p.rssBeforeKiB ?? 0) / 1024)} | ${fmt(p.peakKiB / 1024)} | ${fmt((p.peakKiB - (p.rssBeforeKiB ?? 0)) / r.items, 2)} |`);
+		L.push('Our node, `transaction/getStatus`, no added latency, c=16, one execution per size. VmHWM reset (`clear_refs` 5) before each size; "before" is the RSS at that moment. **Fresh** = a newly started n8n (`node bench/real-n8n.js --only=memory --out=real-n8n.memory-fresh`); **after bulk** = the same n8n that just ran sections 1, 2 and 5.', '');
+		L.push('| n8n | items | items/s | process | RSS before MiB | peak MiB | peak − before, KiB per item |');
+		L.push('|---|---:|---:|---|---:|---:|---:|');
+		for (const [label, data] of [['fresh', fresh], ['after bulk', real]]) {
+			for (const r of data?.memory ?? []) {
+				for (const p of r.procs) L.push(`| ${label} | ${fmt(r.items)} | ${fmt(r.rate)} | ${p.cmd} | ${fmt((p.rssBeforeKiB ?? 0) / 1024)} | ${fmt(p.peakKiB / 1024)} | ${fmt((p.peakKiB - (p.rssBeforeKiB ?? 0)) / r.items, 2)} |`);
+			}
 		}
 		L.push('');
 	}
@@ -110,10 +113,11 @@ function report(wall) {
 	for (const r of real?.bulk ?? []) T.push(`| ${r.op} ${r.latency} ms c=${r.c}: ahead of HTTP Request at the same concurrency (> 1.0) | ${fmt(r.vsBatched.median, 2)} | ${mark(r.vsBatched.median > 1)} |`);
 	if (signing) T.push(`| RSA-4096 signing < 10 % of a 100 ms request | ${pct(signing.shareOf100ms[4096])} | ${mark(signing.shareOf100ms[4096] < 0.1)} |`);
 	if (real?.trigger) T.push(`| trigger ≥ 0.9 × stock Webhook | ${fmt(real.trigger.ratio.median, 2)} | ${mark(real.trigger.ratio.median >= 0.9)} |`);
-	if (real?.memory?.length > 1) {
+	const mem = fresh?.memory ?? real?.memory;
+	if (mem?.length > 1) {
 		const main = (r) => r.procs[0];
-		const first = real.memory[0];
-		const last = real.memory[real.memory.length - 1];
+		const first = mem[0];
+		const last = mem[mem.length - 1];
 		const growth = (main(last).peakKiB - main(last).rssBeforeKiB) / Math.max(1, main(first).peakKiB - main(first).rssBeforeKiB);
 		T.push(`| memory grows no faster than items (n8n main, ${fmt(first.items)} → ${fmt(last.items)} items = ×${fmt(last.items / first.items)}) | ×${fmt(growth, 1)} | ${mark(growth <= last.items / first.items)} |`);
 	}
