@@ -20,6 +20,7 @@ const { ROOT, MERCHANT, summary, median, seedSales, writeJson, log } = require('
 
 const { CardGatewayApi } = require(path.join(ROOT, 'dist/credentials/CardGatewayApi.credentials.js'));
 const { CardGateway } = require(path.join(ROOT, 'dist/nodes/CardGateway/CardGateway.node.js'));
+const { MAX_CONCURRENCY } = require(path.join(ROOT, 'dist/nodes/CardGateway/actions/common/options.js'));
 
 const QUICK = process.argv.includes('--quick');
 const RUNS = QUICK ? 1 : 3;
@@ -144,7 +145,7 @@ async function main() {
 						rates.push(await runBulk(credentials, op, orders, c));
 						sandbox.options.latencyMs = 0;
 					}
-					const row = { op, latency, c, effectiveC: Math.min(c, 50), items: n, nominal, rate: summary(rates), ofNominal: Number.isFinite(nominal) ? median(rates) / nominal : null };
+					const row = { op, latency, c, effectiveC: Math.min(c, MAX_CONCURRENCY), items: n, nominal, rate: summary(rates), ofNominal: Number.isFinite(nominal) ? median(rates) / nominal : null };
 					rows.push(row);
 					log(`in-process ${op.padEnd(9)} ${String(latency).padStart(3)} ms c=${String(c).padEnd(2)} n=${String(n).padEnd(5)} ${row.rate.median.toFixed(1)}/s${row.ofNominal ? ` (${(row.ofNominal * 100).toFixed(0)} % of c/latency)` : ''}`);
 				}

@@ -12,7 +12,7 @@ const { Pool, Agent, request } = require('undici');
 
 const { N8nInstance, ensureRuntime, packPackage } = require('../e2e/n8n');
 const { startSandbox } = require('../sandbox');
-const { MERCHANT, KEY_FILES, sha1, summary, percentile, seedSales, writeJson, log } = require('./common');
+const { ROOT, MERCHANT, KEY_FILES, sha1, summary, percentile, seedSales, writeJson, log } = require('./common');
 const { CREDENTIAL, TRIGGER_WEBHOOK_ID, oursWorkflow, httpWorkflow, triggerWorkflows } = require('./workflows');
 
 const QUICK = process.argv.includes('--quick');
@@ -26,8 +26,8 @@ const OUT_NAME = (process.argv.find((a) => a.startsWith('--out=')) || `--out=rea
 const PORT = 5780;
 const LATENCIES = [20, 100];
 const CONCURRENCY = [1, 4, 16, 64];
-/** The node clamps its Concurrency option to this (nodes/CardGateway/actions/common/options.ts). */
-const NODE_MAX_CONCURRENCY = 50;
+/** The node clamps its Concurrency option to this. */
+const { MAX_CONCURRENCY: NODE_MAX_CONCURRENCY } = require(path.join(ROOT, 'dist/nodes/CardGateway/actions/common/options.js'));
 const MAX_ITEMS = QUICK ? 1000 : 10000;
 const MIN_ITEMS = QUICK ? 100 : 300;
 const TARGET_SECS = QUICK ? 4 : 8;

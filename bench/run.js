@@ -52,7 +52,9 @@ function report(wall) {
 		L.push('Webhook (POST, answers with the last node) → Split Out → route → Summarize (counts the reply types; every item is checked).');
 		L.push('**Ours**: Card Gateway node, Options → Concurrency = c. **HTTP batched**: Code node computes `control` (`NODE_FUNCTION_ALLOW_BUILTIN=crypto`), HTTP Request node with Batching = c items every *latency* ms (the HTTP Request node has no concurrency limit: batching fires a batch, sleeps the interval and fires the next without waiting for replies, so this is its rate-equivalent of c in flight). **HTTP default**: the same without batching (every item fired at once).');
 		L.push(`**Bound** = min(c ÷ latency, what the sandbox alone sustains at that latency and c, measured with an undici Pool). n8n itself sustains ~${fmt(real.capacity)} items/s for this job on this machine (our node, no latency, c=16): cells above that are CPU-bound in n8n. Items per cell: enough for ≥ 8 s at the lower of bound and that capacity, at least 300, at most 10,000 (scaled down from 10,000: at n8n's ~150 items/s a 10,000-item cell takes over a minute per route and run).`);
-		L.push(`**The node clamps Concurrency to 50**: c=64 runs at 50 (its bound column still says 64 ÷ latency).`, '');
+		const clamped = real.bulk.find((r) => r.effectiveC !== r.c);
+		if (clamped) L.push(`**The node clamps Concurrency to ${clamped.effectiveC}**: c=${clamped.c} runs at ${clamped.effectiveC} (its bound column still says ${clamped.c} ÷ latency).`);
+		L.push('');
 		L.push('| operation | latency | c | items | bound /s | ours items/s | % of bound | HTTP batched /s | ours ÷ batched | HTTP default /s | ours ÷ default |');
 		L.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 		const failed = (r, route) => {

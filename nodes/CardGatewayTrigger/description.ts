@@ -15,15 +15,19 @@ export const RETURN_PATH = 'return';
 export const CALLBACK_WEBHOOK = 'default';
 export const RETURN_WEBHOOK = 'setup';
 
-// responseData 'noData': the trigger writes every answer itself and returns `noWebhookResponse`;
-// without it, n8n could answer an 'onReceived' webhook with the literal text "firstEntryJson".
-const common = { responseMode: 'onReceived', responseData: 'noData', isFullPath: false } as const;
+/** The body n8n sends for a callback that started the workflow (after storing the execution). */
+export const CALLBACK_ACKNOWLEDGEMENT = 'OK';
+
+// responseData must always be set: without it n8n answers an 'onReceived' webhook with the literal
+// text "firstEntryJson". The customer return writes every answer itself, hence 'noData'.
+const callback = { path: CALLBACK_PATH, responseMode: 'onReceived', responseData: CALLBACK_ACKNOWLEDGEMENT, isFullPath: false } as const;
+const customerReturn = { path: RETURN_PATH, responseMode: 'onReceived', responseData: 'noData', isFullPath: false } as const;
 
 export const webhooks: IWebhookDescription[] = [
-	{ name: CALLBACK_WEBHOOK, httpMethod: 'GET', path: CALLBACK_PATH, ...common },
-	{ name: CALLBACK_WEBHOOK, httpMethod: 'POST', path: CALLBACK_PATH, ...common },
-	{ name: RETURN_WEBHOOK, httpMethod: 'POST', path: RETURN_PATH, ...common },
-	{ name: RETURN_WEBHOOK, httpMethod: 'GET', path: RETURN_PATH, ...common },
+	{ name: CALLBACK_WEBHOOK, httpMethod: 'GET', ...callback },
+	{ name: CALLBACK_WEBHOOK, httpMethod: 'POST', ...callback },
+	{ name: RETURN_WEBHOOK, httpMethod: 'POST', ...customerReturn },
+	{ name: RETURN_WEBHOOK, httpMethod: 'GET', ...customerReturn },
 ];
 
 export const properties: INodeProperties[] = [

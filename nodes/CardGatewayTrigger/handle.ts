@@ -1,5 +1,6 @@
 // What happens to one incoming request. Order: read → verify → filter → (confirm) → answer → emit.
-// Every answer is written here and `noWebhookResponse: true` is returned, so n8n adds nothing.
+// Refusals and acknowledgements that start nothing are written here (`noWebhookResponse: true`).
+// A callback that starts the workflow is answered by n8n, after it has stored the execution.
 import type { IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import type { MerchantCredentials } from '../shared/protocol/signing';
@@ -8,7 +9,7 @@ import { clampTimeout, confirmWithStatusQuery, type ConfirmMode } from './confir
 import { readCallbackFields, type ReadOutcome } from './fields';
 import { passesFilters, type FilterSettings } from './filters';
 import { logSummary, normaliseCallback, normaliseStatus, type CallbackEvent } from './normalise';
-import { redirectTarget, sendFixed, sendRedirect, type ResponseWriter } from './respond';
+import { redirectTarget, sendFixed, sendRedirect, setPlainTextHeaders, type ResponseWriter } from './respond';
 import { describeVerificationFailure, verifyCallback } from './verify';
 
 const LOG_PREFIX = 'Card Gateway Trigger:';
@@ -70,8 +71,11 @@ export async function handleServerCallback(ctx: IWebhookFunctions): Promise<IWeb
 			return { noWebhookResponse: true };
 		}
 	}
-	sendFixed(res, 200);
-	return { noWebhookResponse: true, workflowData: [[{ json: item }]] };
+	// n8n 2.x sends an 'onReceived' answer (the webhook's responseData, `OK`) only after it has
+	// stored the execution; if storing fails the gateway gets a 500 and resends. Writing the 200 here
+	// would acknowledge callbacks that n8n then loses under load.
+	setPlainTextHeaders(res);
+	return { workflowData: [[{ json: item }]] };
 }
 
 export async function handleCustomerReturn(ctx: IWebhookFunctions): Promise<IWebhookResponseData> {

@@ -1,5 +1,6 @@
-// Writing the HTTP answer ourselves (the trigger then returns `noWebhookResponse: true`), so the
-// gateway gets exactly `OK` as text/plain and refusals never echo anything that was sent.
+// Refusals are written here (the trigger then returns `noWebhookResponse: true`), so they never echo
+// anything that was sent. An accepted callback only gets its headers here: n8n writes the `OK` itself
+// once the execution is stored (see handle.ts).
 
 /** The part of express's Response the trigger uses. */
 export interface ResponseWriter {
@@ -20,9 +21,14 @@ export const FIXED_BODIES = {
 
 export type FixedStatus = keyof typeof FIXED_BODIES;
 
-export function sendFixed(res: ResponseWriter, status: FixedStatus): void {
+/** The gateway reads the acknowledgement as plain text; nothing about it may be cached. */
+export function setPlainTextHeaders(res: ResponseWriter): void {
 	res.setHeader('Content-Type', 'text/plain; charset=utf-8');
 	res.setHeader('Cache-Control', 'no-store');
+}
+
+export function sendFixed(res: ResponseWriter, status: FixedStatus): void {
+	setPlainTextHeaders(res);
 	if (status === 503) res.setHeader('Retry-After', '60');
 	res.status(status).send(FIXED_BODIES[status]);
 }

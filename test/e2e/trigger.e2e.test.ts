@@ -1,9 +1,10 @@
 // The trigger in a real n8n: the sandbox delivers callbacks (GET, and POST from a second sandbox)
 // to n8n's production webhook URL; each genuine one starts exactly one execution with the right
 // data, a forged one gets 403 and starts nothing.
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 
-import { startE2eEnvironment, readWorkflows, type E2eEnvironment } from './environment';
+import { MERCHANT, startE2eEnvironment, readWorkflows, type E2eEnvironment } from './environment';
 
 const { Client } = require('../sandbox/client');
 const { startSandbox } = require('../../sandbox');
@@ -69,6 +70,13 @@ test('genuine GET and POST callbacks each start exactly one execution; a forged 
 		await postSandbox.close();
 	}
 
+	// What the gateway reads on the wire: n8n's own answer, sent once the execution is stored.
+	const control = createHash('sha1').update(`declined997e2e-direct${MERCHANT.controlKey}`).digest('hex');
+	const direct = await fetch(`${env.n8n.baseUrl}/webhook/${WEBHOOK}?status=declined&orderid=997&merchant_order=e2e-direct&amount=3.00&control=${control}`);
+	expect(direct.status).toBe(200);
+	expect(direct.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+	expect(await direct.text()).toBe('OK');
+
 	const forged = await fetch(`${env.n8n.baseUrl}/webhook/${WEBHOOK}?status=approved&orderid=999&merchant_order=x&amount=1000.00&control=${'0'.repeat(40)}`);
 	expect(forged.status).toBe(403);
 	expect(await forged.text()).not.toContain('1000.00');
@@ -79,13 +87,14 @@ test('genuine GET and POST callbacks each start exactly one execution; a forged 
 	});
 	expect(unsigned.status).toBe(403);
 
-	const executions = await executionsSettled(3);
-	expect(executions).toHaveLength(3);
+	const executions = await executionsSettled(4);
+	expect(executions).toHaveLength(4);
 	expect(executions.every((e) => e.status === 'success' && e.mode === 'webhook')).toBe(true);
 	const byOrder = Object.fromEntries(executions.map((e) => [String(emitted(e).client_orderid), emitted(e)]));
 	expect(byOrder[approved.params.client_orderid]).toMatchObject({ status: 'approved', type: 'sale', amount: '12.34', method: 'GET', verified: true, client_orderid: approved.params.client_orderid });
 	expect(byOrder[declined.params.client_orderid]).toMatchObject({ status: 'declined', amount: '5.00', method: 'GET' });
 	expect(byOrder[posted!.params.client_orderid]).toMatchObject({ status: 'approved', amount: '7.77', method: 'POST' });
+	expect(byOrder['e2e-direct']).toMatchObject({ status: 'declined', orderid: '997', verified: true });
 	expect(JSON.stringify(executions)).not.toContain('4444555566661111');
 
 	const health = await fetch(`${env.n8n.baseUrl}/healthz`);

@@ -197,6 +197,8 @@ export interface WebhookResult {
 	sent?: unknown;
 	redirectedTo?: string;
 	headersSet: Record<string, string>;
+	/** 'trigger' when webhook() wrote the answer itself, 'n8n' when it left the answer to n8n. */
+	answeredBy?: 'trigger' | 'n8n';
 }
 
 /** Calls a trigger's webhook() inside n8n-core's real WebhookContext with an express-like request. */
@@ -290,5 +292,14 @@ export async function callWebhook(options: {
 	};
 	const context = new WebhookContext(workflow, node, additionalData, 'webhook', webhookData as never, [], null);
 	result.response = await options.nodeType.webhook!.call(context as never);
+	if (result.response.noWebhookResponse === true) {
+		result.answeredBy = 'trigger';
+	} else if (description.responseMode === 'onReceived') {
+		// What n8n 2.x's webhook-helpers do next (the real-n8n e2e checks the wire): once the execution
+		// is stored, send the description's responseData with the default 200 ('noData' = empty body).
+		result.answeredBy = 'n8n';
+		result.status = 200;
+		result.sent = description.responseData === 'noData' ? undefined : description.responseData;
+	}
 	return result;
 }

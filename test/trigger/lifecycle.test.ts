@@ -109,8 +109,8 @@ describe('description', () => {
 
 	it('listens with GET and POST on /callback and on /return, answering on receipt', () => {
 		expect(description.webhooks!.map((hook) => [hook.name, hook.httpMethod, hook.path, hook.responseMode, hook.responseData])).toEqual([
-			['default', 'GET', 'callback', 'onReceived', 'noData'],
-			['default', 'POST', 'callback', 'onReceived', 'noData'],
+			['default', 'GET', 'callback', 'onReceived', 'OK'],
+			['default', 'POST', 'callback', 'onReceived', 'OK'],
 			['setup', 'POST', 'return', 'onReceived', 'noData'],
 			['setup', 'GET', 'return', 'onReceived', 'noData'],
 		]);

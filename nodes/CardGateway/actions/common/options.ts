@@ -3,6 +3,9 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 export const RETRY_ON_FAIL_WARNING =
 	'The node setting "Retry On Fail" must stay off for this operation (the node refuses to run with it): a blind resend can move money twice. The node already retries safely (it asks the gateway for the order status first).';
 
+/** Items in flight at once, at most: more than any gateway contract we know of allows. */
+export const MAX_CONCURRENCY = 100;
+
 /** Which of the options below an operation offers. */
 export interface OptionSet {
 	/** Moves money: the AI-agent switch is shown. */
@@ -28,7 +31,7 @@ const ALL_OPTIONS: INodeProperties[] = [
 		displayName: 'Concurrency',
 		name: 'concurrency',
 		type: 'number',
-		typeOptions: { minValue: 1, maxValue: 50 },
+		typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
 		default: 1,
 		description:
 			'How many input items are sent to the gateway at the same time (read from the first item). Output order and item pairing stay as in the input.',
@@ -174,7 +177,7 @@ export function runOptions(raw: IDataObject): RunOptions {
 	const text = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value).trim() : '');
 	return {
 		allowAiMoneyMovement: raw.allowAiMoneyMovement === true,
-		concurrency: Math.min(50, Math.floor(number(raw.concurrency, 1, 1))),
+		concurrency: Math.min(MAX_CONCURRENCY, Math.floor(number(raw.concurrency, 1, 1))),
 		endpointId: text(raw.endpointId),
 		endpointGroupId: text(raw.endpointGroupId),
 		includeRawReply: raw.includeRawReply === true,
