@@ -4,6 +4,7 @@
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
+const http = require('node:http');
 const path = require('node:path');
 const { Pool } = require('undici');
 
@@ -60,8 +61,8 @@ const range = (s, digits = 0) => `${fmt(s.median, digits)} (${fmt(s.min, digits)
  * returns [{ cid, oid }]. The sandbox's added latency is switched off while seeding.
  */
 async function seedSales(sandbox, count, prefix) {
-	const saved = sandbox.options.latencyMs;
-	sandbox.options.latencyMs = 0;
+	const saved = sandbox.latencyMs;
+	await sandbox.setLatency(0);
 	const pool = new Pool(sandbox.url, { connections: 16 });
 	const out = new Array(count);
 	let next = 0;
@@ -91,9 +92,43 @@ async function seedSales(sandbox, count, prefix) {
 		);
 	} finally {
 		await pool.close();
-		sandbox.options.latencyMs = saved;
+		await sandbox.setLatency(saved);
 	}
 	return out;
+}
+
+/**
+ * What the sandbox alone sustains at its current latency and this concurrency: a bare client
+ * (requests signed beforehand) that opens a new connection per request, as n8n's request helper does
+ * (it creates a new http.Agent for every request), so the bound carries the same connection cost.
+ */
+async function sandboxAlone(sandbox, op, orders, concurrency) {
+	const command = op === 'getStatus' ? 'status' : 'return';
+	const url = new URL(`${sandbox.url}/paynet/api/v2/${command}/${MERCHANT.endpointId}`);
+	const bodies = orders.map((o) => {
+		const fields = { login: MERCHANT.login, client_orderid: o.cid, orderid: o.oid };
+		if (op === 'return') Object.assign(fields, { amount: '0.01', currency: 'USD', comment: 'bench' });
+		const minor = op === 'return' ? '1USD' : '';
+		return new URLSearchParams({ ...fields, control: sha1(MERCHANT.login + o.cid + o.oid + minor + MERCHANT.controlKey) }).toString();
+	});
+	const post = (body) =>
+		new Promise((resolve, reject) => {
+			const req = http.request(
+				{ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', agent: new http.Agent(), headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/vnd.pay+json' } },
+				(res) => {
+					res.resume();
+					res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`sandbox alone: HTTP ${res.statusCode}`))));
+				},
+			);
+			req.on('error', reject);
+			req.end(body);
+		});
+	let next = 0;
+	const t0 = process.hrtime.bigint();
+	await Promise.all(Array.from({ length: concurrency }, async () => {
+		while (next < bodies.length) await post(bodies[next++]);
+	}));
+	return bodies.length / (Number(process.hrtime.bigint() - t0) / 1e9);
 }
 
 function writeJson(name, data) {
@@ -106,4 +141,4 @@ function log(...args) {
 	process.stdout.write(`${args.join(' ')}\n`);
 }
 
-module.exports = { ROOT, MERCHANT, KEY_FILES, sha1, median, summary, percentile, machine, fmt, range, seedSales, writeJson, log };
+module.exports = { ROOT, MERCHANT, KEY_FILES, sha1, median, summary, percentile, machine, fmt, range, seedSales, sandboxAlone, writeJson, log };

@@ -11,8 +11,8 @@ const path = require('node:path');
 // n8n-core's instance settings would otherwise create ~/.n8n/config
 const USER_FOLDER = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-card-gateway-inprocess-'));
 process.env.N8N_USER_FOLDER = USER_FOLDER;
-const { startSandbox } = require('../sandbox');
-const { ROOT, MERCHANT, summary, median, seedSales, writeJson, log } = require('./common');
+const { startSandboxProcess } = require('./sandbox-process');
+const { ROOT, MERCHANT, summary, median, seedSales, sandboxAlone, writeJson, log } = require('./common');
 
 const { CardGatewayApi } = require(path.join(ROOT, 'dist/credentials/CardGatewayApi.credentials.js'));
 const { CardGateway } = require(path.join(ROOT, 'dist/nodes/CardGateway/CardGateway.node.js'));
@@ -25,13 +25,17 @@ const LATENCIES = [0, 20, 100];
 const CONCURRENCY = [1, 4, 16, 64];
 const MAX_ITEMS = QUICK ? 1000 : 10000;
 const MIN_ITEMS = QUICK ? 100 : 300;
-const TARGET_SECS = QUICK ? 3 : 10;
+const TARGET_SECS = QUICK ? 3 : 6;
 
 const credentialType = new CardGatewayApi();
 const NODE_TYPE = 'n8n-nodes-card-gateway.cardGateway';
 
+/** CPU time of this process (engine + node + request helper) per item in the last runBulk. */
+let lastCpuMsPerItem = NaN;
+
 async function runBulk(credentials, op, orders, concurrency) {
 	const [resource, operation] = op === 'getStatus' ? ['transaction', 'getStatus'] : ['payment', 'return'];
+	const cpu0 = process.cpuUsage();
 	const t0 = process.hrtime.bigint();
 	const { run } = await engine.runWorkflow({
 		credentialType,
@@ -48,6 +52,8 @@ async function runBulk(credentials, op, orders, concurrency) {
 		input: orders.map((o) => ({ json: o })),
 	});
 	const secs = Number(process.hrtime.bigint() - t0) / 1e9;
+	const cpu = process.cpuUsage(cpu0);
+	lastCpuMsPerItem = (cpu.user + cpu.system) / 1000 / orders.length;
 	const error = run.data.resultData.error;
 	if (error) throw new Error(`in-process ${op}: ${error.message}`);
 	const out = run.data.resultData.runData['Card Gateway'][0].data.main[0];
@@ -57,7 +63,7 @@ async function runBulk(credentials, op, orders, concurrency) {
 
 async function main() {
 	const started = Date.now();
-	const sandbox = await startSandbox({ port: 0, quiet: true, verifier: 'node', latencyMs: 0 });
+	const sandbox = await startSandboxProcess();
 	const credentials = { baseUrl: `${sandbox.url}/paynet`, ...MERCHANT, privateKey: '', privateKeyPassphrase: '', endpointGroupId: '' };
 	const rows = [];
 	try {
@@ -70,16 +76,26 @@ async function main() {
 					if (prof && prof !== `${op}:${latency}:${c}`) continue;
 					const nominal = latency ? (c * 1000) / latency : Infinity;
 					const n = Math.min(MAX_ITEMS, Math.max(MIN_ITEMS, Number.isFinite(nominal) ? Math.round(nominal * TARGET_SECS) : MAX_ITEMS));
+					let bound = nominal;
+					if (latency) {
+						// ~3 s of the bare client against the sandbox at this latency and c
+						const count = Math.min(n, Math.max(4 * c, Math.round(nominal * 3)));
+						await sandbox.setLatency(latency);
+						bound = Math.min(nominal, await sandboxAlone(sandbox, op, op === 'getStatus' ? statusPool.slice(0, count) : await seedSales(sandbox, count, 'ipa'), c));
+					}
 					const rates = [];
+					const cpuPerItem = [];
 					for (let run = 0; run < RUNS; run++) {
 						const orders = op === 'getStatus' ? statusPool.slice(0, n) : await seedSales(sandbox, n, `ipr${run}`);
-						sandbox.options.latencyMs = latency;
+						await sandbox.setLatency(latency);
 						rates.push(await runBulk(credentials, op, orders, c));
-						sandbox.options.latencyMs = 0;
+						cpuPerItem.push(lastCpuMsPerItem);
+						await sandbox.setLatency(0);
 					}
-					const row = { op, latency, c, effectiveC: Math.min(c, MAX_CONCURRENCY), items: n, nominal, rate: summary(rates), ofNominal: Number.isFinite(nominal) ? median(rates) / nominal : null };
+					const ofBound = Number.isFinite(bound) ? median(rates) / bound : null;
+					const row = { op, latency, c, effectiveC: Math.min(c, MAX_CONCURRENCY), items: n, nominal, bound, rate: summary(rates), cpuMsPerItem: summary(cpuPerItem), ofNominal: Number.isFinite(nominal) ? median(rates) / nominal : null, ofBound };
+					log(`in-process ${op.padEnd(9)} ${String(latency).padStart(3)} ms c=${String(c).padEnd(2)} n=${String(n).padEnd(5)} ${row.rate.median.toFixed(1)}/s cpu ${row.cpuMsPerItem.median.toFixed(2)} ms/item${ofBound ? ` (${(ofBound * 100).toFixed(0)} % of bound ${bound.toFixed(0)}/s)` : ''}`);
 					rows.push(row);
-					log(`in-process ${op.padEnd(9)} ${String(latency).padStart(3)} ms c=${String(c).padEnd(2)} n=${String(n).padEnd(5)} ${row.rate.median.toFixed(1)}/s${row.ofNominal ? ` (${(row.ofNominal * 100).toFixed(0)} % of c/latency)` : ''}`);
 				}
 			}
 		}

@@ -11,8 +11,8 @@ const { execFileSync } = require('node:child_process');
 const { Pool, Agent, request } = require('undici');
 
 const { N8nInstance, ensureRuntime, packPackage } = require('../e2e/n8n');
-const { startSandbox } = require('../sandbox');
-const { ROOT, MERCHANT, KEY_FILES, sha1, summary, percentile, seedSales, writeJson, log } = require('./common');
+const { startSandboxProcess } = require('./sandbox-process');
+const { ROOT, MERCHANT, KEY_FILES, sha1, summary, percentile, seedSales, sandboxAlone, writeJson, log } = require('./common');
 const { CREDENTIAL, TRIGGER_WEBHOOK_ID, oursWorkflow, httpWorkflow, triggerWorkflows } = require('./workflows');
 
 const QUICK = process.argv.includes('--quick');
@@ -21,8 +21,7 @@ const RUNS = QUICK ? 1 : 3;
 // Diagnosis: one cell only, and/or n8n under --cpu-prof (profiles in bench/out/prof when n8n stops).
 const CELL = (process.argv.find((a) => a.startsWith('--cell=')) || '').slice(7);
 const PROFILE = process.argv.includes('--profile');
-// e.g. --out=real-n8n.memory-fresh: memory of a fresh n8n, without the bulk and trigger runs before it
-const OUT_NAME = (process.argv.find((a) => a.startsWith('--out=')) || `--out=real-n8n${QUICK ? '.quick' : ''}`).slice(6);
+const OUT_NAME = `real-n8n${QUICK ? '.quick' : ''}`;
 const PORT = 5780;
 const LATENCIES = [20, 100];
 const CONCURRENCY = [1, 4, 16, 64];
@@ -30,7 +29,7 @@ const CONCURRENCY = [1, 4, 16, 64];
 const { MAX_CONCURRENCY: NODE_MAX_CONCURRENCY } = require(path.join(ROOT, 'dist/nodes/CardGateway/actions/common/options.js'));
 const MAX_ITEMS = QUICK ? 1000 : 10000;
 const MIN_ITEMS = QUICK ? 100 : 300;
-const TARGET_SECS = QUICK ? 4 : 8;
+const TARGET_SECS = QUICK ? 4 : 6;
 const agent = new Agent({ headersTimeout: 0, bodyTimeout: 0, connections: 64 });
 
 class BenchN8n extends N8nInstance {
@@ -90,37 +89,11 @@ async function attempt(n8n, failures, route, fn) {
 	}
 }
 
-/** What the sandbox alone sustains at this latency and concurrency (undici Pool, signed beforehand). */
-async function sandboxAlone(sandbox, op, orders, concurrency) {
-	const command = op === 'getStatus' ? 'status' : 'return';
-	const bodies = orders.map((o) => new URLSearchParams({ login: MERCHANT.login, client_orderid: o.cid, orderid: o.oid, control: sha1(MERCHANT.login + o.cid + o.oid + MERCHANT.controlKey) }).toString());
-	const pool = new Pool(sandbox.url, { connections: concurrency });
-	let next = 0;
-	const t0 = process.hrtime.bigint();
-	await Promise.all(
-		Array.from({ length: concurrency }, async () => {
-			while (next < bodies.length) {
-				const r = await pool.request({
-					method: 'POST',
-					path: `/paynet/api/v2/${command}/${MERCHANT.endpointId}`,
-					headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/vnd.pay+json' },
-					body: bodies[next++],
-				});
-				await r.body.text();
-				if (r.statusCode !== 200) throw new Error(`sandbox alone: HTTP ${r.statusCode}`);
-			}
-		}),
-	);
-	const rate = bodies.length / (Number(process.hrtime.bigint() - t0) / 1e9);
-	await pool.close();
-	return rate;
-}
-
 async function bulk(n8n, sandbox) {
 	const rows = [];
 	const statusPool = await seedSales(sandbox, MAX_ITEMS, 'st');
 	// warm-up (not timed): JIT, task runner start, connections
-	sandbox.options.latencyMs = 0;
+	await sandbox.setLatency(0);
 	for (const op of ['getStatus', 'return']) {
 		for (const route of ['ours', 'http']) {
 			const orders = op === 'getStatus' ? statusPool.slice(0, 200) : await seedSales(sandbox, 200, 'w');
@@ -129,7 +102,7 @@ async function bulk(n8n, sandbox) {
 	}
 	// What n8n itself sustains for this job (no added latency, our node at 16 in flight): cells whose
 	// bound is above it are CPU-bound in n8n, and their item count is sized from it.
-	sandbox.options.latencyMs = 0;
+	await sandbox.setLatency(0);
 	const capacity = await bulkRun(n8n, 'ours', 'getStatus', statusPool.slice(0, Math.min(MAX_ITEMS, 2000)), 16);
 	log(`n8n capacity (ours, getStatus, no latency, c=16): ${capacity.toFixed(0)} items/s`);
 	rows.capacity = capacity;
@@ -139,7 +112,7 @@ async function bulk(n8n, sandbox) {
 				if (CELL && CELL !== `${op}:${latency}:${c}`) continue;
 				const nominal = (c * 1000) / latency;
 				const n = itemsFor(Math.min(nominal, capacity));
-				sandbox.options.latencyMs = latency;
+				await sandbox.setLatency(latency);
 				const alone = await sandboxAlone(sandbox, op, op === 'getStatus' ? statusPool.slice(0, Math.min(n, 3000)) : await seedSales(sandbox, Math.min(n, 3000), 'a'), c);
 				const bound = Math.min(nominal, alone);
 				const samples = { ours: [], httpBatched: [], httpDefault: [], vsBatched: [], vsDefault: [] };
@@ -173,7 +146,7 @@ async function bulk(n8n, sandbox) {
 /** Callbacks/s and acknowledge latency, our trigger vs the stock Webhook node, same load generator. */
 async function trigger(n8n) {
 	// each callback starts an execution; n8n 2.41 on SQLite starts only ~15 per second here
-	const N = QUICK ? 200 : 1000;
+	const N = QUICK ? 200 : 500;
 	const CONC = 16;
 	const targets = {
 		ours: `/webhook/${TRIGGER_WEBHOOK_ID}/callback`,
@@ -235,7 +208,7 @@ function settle() {
 async function memory(n8n, sandbox) {
 	const sizes = QUICK ? [1000, 5000] : [1000, 10000, 50000];
 	const seeded = await seedSales(sandbox, Math.max(...sizes), 'mem');
-	sandbox.options.latencyMs = 0;
+	await sandbox.setLatency(0);
 	const rows = [];
 	for (const size of sizes) {
 		const pids = [n8n.child.pid, ...childrenOf(n8n.child.pid)];
@@ -302,7 +275,7 @@ async function main() {
 	const runtime = await ensureRuntime();
 	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-card-gateway-bench-'));
 	const tarball = await packPackage(userFolder);
-	const sandbox = await startSandbox({ port: 0, quiet: true, verifier: 'node', latencyMs: 0 });
+	const sandbox = await startSandboxProcess();
 	const n8n = new BenchN8n(
 		{ runtime, userFolder, port: PORT },
 		{
@@ -341,16 +314,19 @@ async function main() {
 		log(`n8n ${result.n8nVersion} on ${n8n.baseUrl}, sandbox ${sandbox.url}, setup ${((Date.now() - started) / 1000).toFixed(0)} s`);
 		// written after every part, so that a failure later keeps what was measured
 		const save = () => writeJson(OUT_NAME, result);
-		if (ONLY.includes('bulk')) {
-			result.bulk = await bulk(n8n, sandbox);
-			result.capacity = result.bulk.capacity;
-			save();
-		}
+		// trigger and memory first, on a fresh n8n: its RSS grows over the bulk runs
 		if (ONLY.includes('trigger')) {
 			result.trigger = await trigger(n8n);
 			save();
 		}
-		if (ONLY.includes('memory')) result.memory = await memory(n8n, sandbox);
+		if (ONLY.includes('memory')) {
+			result.memory = await memory(n8n, sandbox);
+			save();
+		}
+		if (ONLY.includes('bulk')) {
+			result.bulk = await bulk(n8n, sandbox);
+			result.capacity = result.bulk.capacity;
+		}
 	} finally {
 		await n8n.stop();
 		await sandbox.close();

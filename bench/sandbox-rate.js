@@ -1,6 +1,6 @@
 'use strict';
 // Request rate the sandbox sustains on loopback. The sandbox runs in its own process
-// (scripts/sandbox.js); this process is the undici client. Every request body is signed before the
+// (bench/sandbox-process.js); this process is the undici client. Every request body is signed before the
 // clock starts, so the numbers are the sandbox's (verify + state + reply), not the client's signing.
 //
 //   node bench/sandbox-rate.js            full run, writes bench/SANDBOX.md
@@ -9,8 +9,9 @@ const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { spawn } = require('node:child_process');
 const { Pool, request } = require('undici');
+
+const { startSandboxProcess } = require('./sandbox-process');
 
 const ROOT = path.join(__dirname, '..');
 const QUICK = process.argv.includes('--quick');
@@ -25,29 +26,6 @@ const KEY4096 = crypto.createPrivateKey(fs.readFileSync(path.join(ROOT, 'sandbox
 
 const sha1 = (s) => crypto.createHash('sha1').update(s).digest('hex');
 const enc = (s) => encodeURIComponent(String(s)).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
-
-function startSandboxProcess(verifier) {
-	const child = spawn(process.execPath, [path.join(ROOT, 'scripts/sandbox.js'), '--port', '0', '--quiet', '--verifier', verifier], {
-		stdio: ['ignore', 'pipe', 'inherit'],
-	});
-	return new Promise((resolve, reject) => {
-		let out = '';
-		child.stdout.on('data', (d) => {
-			out += d;
-			const m = /listening on (http:\/\/\S+)/.exec(out);
-			if (m) resolve({ url: m[1], child });
-		});
-		child.on('exit', (code) => reject(new Error(`sandbox exited (${code})`)));
-	});
-}
-
-function stopSandboxProcess(sb) {
-	return new Promise((resolve) => {
-		sb.child.removeAllListeners('exit');
-		sb.child.on('exit', resolve);
-		sb.child.kill('SIGTERM');
-	});
-}
 
 let seq = 0;
 const cid = (p) => `${p}-${process.pid}-${++seq}`;
@@ -109,7 +87,7 @@ async function admin(url, method, p) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function scenario(name, verifier, concurrency, n, build, urlPath, setup) {
-	const sb = await startSandboxProcess(verifier);
+	const sb = await startSandboxProcess({ verifier });
 	const rates = [];
 	try {
 		for (let run = 0; run < RUNS; run++) {
@@ -121,7 +99,7 @@ async function scenario(name, verifier, concurrency, n, build, urlPath, setup) {
 			rates.push(await measure(sb.url, urlPath(ctx), reqs, concurrency));
 		}
 	} finally {
-		await stopSandboxProcess(sb);
+		await sb.close();
 	}
 	const row = { name, verifier, concurrency, n, median: median(rates), min: Math.min(...rates), max: Math.max(...rates) };
 	process.stdout.write(`${name.padEnd(34)} verifier=${verifier.padEnd(5)} c=${String(concurrency).padEnd(2)} n=${n}  ${row.median.toFixed(0)} req/s (${row.min.toFixed(0)}–${row.max.toFixed(0)})\n`);
