@@ -23,7 +23,7 @@ export default tseslint.config(
 			sourceType: 'commonjs',
 			globals: {
 				require: 'readonly', module: 'writable', exports: 'writable', process: 'readonly',
-				console: 'readonly', Buffer: 'readonly', __dirname: 'readonly', URL: 'readonly',
+				console: 'readonly', Buffer: 'readonly', __dirname: 'readonly', __filename: 'readonly', URL: 'readonly',
 				setTimeout: 'readonly', clearTimeout: 'readonly', setImmediate: 'readonly',
 				setInterval: 'readonly', clearInterval: 'readonly', URLSearchParams: 'readonly',
 				fetch: 'readonly', AbortController: 'readonly', TextEncoder: 'readonly',

@@ -113,7 +113,9 @@ async function bulk(n8n, sandbox) {
 				const nominal = (c * 1000) / latency;
 				const n = itemsFor(Math.min(nominal, capacity));
 				await sandbox.setLatency(latency);
-				const alone = await sandboxAlone(sandbox, op, op === 'getStatus' ? statusPool.slice(0, Math.min(n, 3000)) : await seedSales(sandbox, Math.min(n, 3000), 'a'), c);
+				// ~3 s of the bare client
+				const count = Math.min(n, Math.max(4 * c, Math.round(nominal * 3)));
+				const alone = await sandboxAlone(sandbox, op, op === 'getStatus' ? statusPool.slice(0, count) : await seedSales(sandbox, count, 'a'), c);
 				const bound = Math.min(nominal, alone);
 				const samples = { ours: [], httpBatched: [], httpDefault: [], vsBatched: [], vsDefault: [] };
 				const failures = [];
