@@ -30,9 +30,6 @@ const TARGET_SECS = QUICK ? 3 : 6;
 const credentialType = new CardGatewayApi();
 const NODE_TYPE = 'n8n-nodes-card-gateway.cardGateway';
 
-/** CPU time of this process (engine + node + request helper) per item in the last runBulk. */
-let lastCpuMsPerItem = NaN;
-
 async function runBulk(credentials, op, orders, concurrency) {
 	const [resource, operation] = op === 'getStatus' ? ['transaction', 'getStatus'] : ['payment', 'return'];
 	const cpu0 = process.cpuUsage();
@@ -53,12 +50,12 @@ async function runBulk(credentials, op, orders, concurrency) {
 	});
 	const secs = Number(process.hrtime.bigint() - t0) / 1e9;
 	const cpu = process.cpuUsage(cpu0);
-	lastCpuMsPerItem = (cpu.user + cpu.system) / 1000 / orders.length;
 	const error = run.data.resultData.error;
 	if (error) throw new Error(`in-process ${op}: ${error.message}`);
 	const out = run.data.resultData.runData['Card Gateway'][0].data.main[0];
 	if (out.length !== orders.length) throw new Error(`in-process ${op}: ${out.length} of ${orders.length} items`);
-	return orders.length / secs;
+	// CPU of this process (engine + node + request helper) per item
+	return { rate: orders.length / secs, cpuMsPerItem: (cpu.user + cpu.system) / 1000 / orders.length };
 }
 
 async function main() {
@@ -89,8 +86,9 @@ async function main() {
 					for (let run = 0; run < RUNS; run++) {
 						const orders = op === 'getStatus' ? statusPool.slice(0, n) : await seedSales(sandbox, n, `ipr${run}`);
 						await sandbox.setLatency(latency);
-						rates.push(await runBulk(credentials, op, orders, c));
-						cpuPerItem.push(lastCpuMsPerItem);
+						const measured = await runBulk(credentials, op, orders, c);
+						rates.push(measured.rate);
+						cpuPerItem.push(measured.cpuMsPerItem);
 						await sandbox.setLatency(0);
 					}
 					const ofBound = Number.isFinite(bound) ? median(rates) / bound : null;

@@ -2,6 +2,7 @@ import type { INodeProperties, IWebhookDescription } from 'n8n-workflow';
 
 import { DEFAULT_CONFIRM_TIMEOUT_SECONDS, MAX_CONFIRM_TIMEOUT_SECONDS } from './confirm';
 import { STATUS_OPTIONS, TRANSACTION_TYPE_OPTIONS } from './filters';
+import { FIXED_BODIES } from './respond';
 
 /** Path (after …/webhook/<id>/) that the gateway's server callbacks call. */
 export const CALLBACK_PATH = 'callback';
@@ -15,12 +16,9 @@ export const RETURN_PATH = 'return';
 export const CALLBACK_WEBHOOK = 'default';
 export const RETURN_WEBHOOK = 'setup';
 
-/** The body n8n sends for a callback that started the workflow (after storing the execution). */
-export const CALLBACK_ACKNOWLEDGEMENT = 'OK';
-
 // responseData must always be set: without it n8n answers an 'onReceived' webhook with the literal
-// text "firstEntryJson". The customer return writes every answer itself, hence 'noData'.
-const callback = { path: CALLBACK_PATH, responseMode: 'onReceived', responseData: CALLBACK_ACKNOWLEDGEMENT, isFullPath: false } as const;
+// text "firstEntryJson". A callback that started the workflow gets `OK` from n8n, once it is stored. The customer return writes every answer itself, hence 'noData'.
+const callback = { path: CALLBACK_PATH, responseMode: 'onReceived', responseData: FIXED_BODIES[200], isFullPath: false } as const;
 const customerReturn = { path: RETURN_PATH, responseMode: 'onReceived', responseData: 'noData', isFullPath: false } as const;
 
 export const webhooks: IWebhookDescription[] = [
