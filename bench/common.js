@@ -134,7 +134,8 @@ async function sandboxAlone(sandbox, op, orders, concurrency) {
 function writeJson(name, data) {
 	const dir = path.join(__dirname, 'out');
 	fs.mkdirSync(dir, { recursive: true });
-	fs.writeFileSync(path.join(dir, `${name}.json`), JSON.stringify(data, null, 1));
+	// the report says when each part ran: parts can be re-run on their own
+	fs.writeFileSync(path.join(dir, `${name}.json`), JSON.stringify({ ...data, writtenAt: new Date().toISOString() }, null, 1));
 }
 
 function log(...args) {

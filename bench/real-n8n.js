@@ -13,7 +13,7 @@ const { Pool, Agent, request } = require('undici');
 const { N8nInstance, ensureRuntime, packPackage } = require('../e2e/n8n');
 const { startSandboxProcess } = require('./sandbox-process');
 const { ROOT, MERCHANT, KEY_FILES, sha1, summary, percentile, seedSales, sandboxAlone, writeJson, log } = require('./common');
-const { CREDENTIAL, TRIGGER_WEBHOOK_ID, oursWorkflow, httpWorkflow, triggerWorkflows } = require('./workflows');
+const { CREDENTIAL, HEADER_AUTH, TRIGGER_WEBHOOK_ID, oursWorkflow, httpWorkflow, triggerWorkflows } = require('./workflows');
 
 const QUICK = process.argv.includes('--quick');
 const ONLY = (process.argv.find((a) => a.startsWith('--only=')) || '--only=bulk,trigger,memory').slice(7).split(',');
@@ -145,14 +145,18 @@ async function bulk(n8n, sandbox) {
 	return rows;
 }
 
-/** Callbacks/s and acknowledge latency, our trigger vs the stock Webhook node, same load generator. */
+/**
+ * Callbacks/s and acknowledge latency, our trigger vs the stock Webhook node, same load generator.
+ * The stock node with Header Auth shows what n8n itself spends on a webhook that reads a credential.
+ */
 async function trigger(n8n) {
-	// each callback starts an execution; n8n 2.41 on SQLite starts only ~15 per second here
+	// each callback starts an execution; n8n 2.41 on SQLite starts only ~15–20 per second here
 	const N = QUICK ? 200 : 500;
 	const CONC = 16;
 	const targets = {
-		ours: `/webhook/${TRIGGER_WEBHOOK_ID}/callback`,
-		stock: '/webhook/bench-stock-hook',
+		ours: { path: `/webhook/${TRIGGER_WEBHOOK_ID}/callback`, headers: {} },
+		stock: { path: '/webhook/bench-stock-hook', headers: {} },
+		stockAuth: { path: '/webhook/bench-stock-auth-hook', headers: { [HEADER_AUTH.header.toLowerCase()]: HEADER_AUTH.value } },
 	};
 	const query = (i) => {
 		const f = { status: 'approved', orderid: String(500000 + i), merchant_order: `cb-${i}`, client_orderid: `cb-${i}`, type: 'sale', amount: '10.00' };
@@ -169,7 +173,7 @@ async function trigger(n8n) {
 				while (next < n) {
 					const i = next++;
 					const s = process.hrtime.bigint();
-					const r = await pool.request({ method: 'GET', path: `${targets[name]}?${query(i)}` });
+					const r = await pool.request({ method: 'GET', path: `${targets[name].path}?${query(i)}`, headers: targets[name].headers });
 					await r.body.text();
 					if (r.statusCode !== 200) throw new Error(`${name} callback: HTTP ${r.statusCode}`);
 					lat[i] = Number(process.hrtime.bigint() - s) / 1e6;
@@ -181,23 +185,23 @@ async function trigger(n8n) {
 		lat.sort((a, b) => a - b);
 		return { rate, p50: percentile(lat, 50), p99: percentile(lat, 99) };
 	};
-	await one('ours', 200);
-	await one('stock', 200);
-	const s = { ours: [], stock: [], ratio: [], oursP50: [], oursP99: [], stockP50: [], stockP99: [] };
+	const names = Object.keys(targets);
+	for (const name of names) await one(name, 200);
+	const s = { ratio: [], ratioVsAuth: [] };
+	for (const name of names) Object.assign(s, { [name]: [], [`${name}P50`]: [], [`${name}P99`]: [] });
 	for (let run = 0; run < RUNS; run++) {
-		// executions started by the previous batch settle before the next one is timed
-		const a = await one('ours', N);
-		await settle();
-		const b = await one('stock', N);
-		await settle();
-		s.ours.push(a.rate);
-		s.stock.push(b.rate);
-		s.ratio.push(a.rate / b.rate);
-		s.oursP50.push(a.p50);
-		s.oursP99.push(a.p99);
-		s.stockP50.push(b.p50);
-		s.stockP99.push(b.p99);
-		log(`trigger run ${run + 1}: ours ${a.rate.toFixed(0)}/s p50 ${a.p50.toFixed(1)} p99 ${a.p99.toFixed(1)} ms | stock ${b.rate.toFixed(0)}/s p50 ${b.p50.toFixed(1)} p99 ${b.p99.toFixed(1)} ms`);
+		const measured = {};
+		for (const name of names) {
+			measured[name] = await one(name, N);
+			// executions started by this batch settle before the next one is timed
+			await settle();
+			s[name].push(measured[name].rate);
+			s[`${name}P50`].push(measured[name].p50);
+			s[`${name}P99`].push(measured[name].p99);
+		}
+		s.ratio.push(measured.ours.rate / measured.stock.rate);
+		s.ratioVsAuth.push(measured.ours.rate / measured.stockAuth.rate);
+		log(`trigger run ${run + 1}: ${names.map((name) => `${name} ${measured[name].rate.toFixed(1)}/s p50 ${measured[name].p50.toFixed(0)} p99 ${measured[name].p99.toFixed(0)} ms`).join(' | ')}`);
 	}
 	return { n: N, concurrency: CONC, ...Object.fromEntries(Object.entries(s).map(([k, v]) => [k, summary(v)])) };
 }
@@ -298,6 +302,7 @@ async function main() {
 				type: 'cardGatewayApi',
 				data: { baseUrl: `${sandbox.url}/paynet`, ...MERCHANT, privateKey: fs.readFileSync(KEY_FILES[2048], 'utf8'), privateKeyPassphrase: '', endpointGroupId: '' },
 			},
+			{ id: HEADER_AUTH.id, name: HEADER_AUTH.name, type: 'httpHeaderAuth', data: { name: HEADER_AUTH.header, value: HEADER_AUTH.value } },
 		]);
 		const workflows = [...triggerWorkflows()];
 		for (const op of ['getStatus', 'return']) {

@@ -16,10 +16,8 @@ const OUT = path.join(__dirname, 'out');
 const suffix = QUICK ? '.quick' : '';
 
 function runPart(name) {
-	const t0 = Date.now();
 	const r = spawnSync(process.execPath, [path.join(__dirname, `${name}.js`), ...(QUICK ? ['--quick'] : [])], { stdio: 'inherit' });
 	if (r.status !== 0) throw new Error(`${name} failed (${r.status ?? r.signal})`);
-	return (Date.now() - t0) / 1000;
 }
 
 const read = (name) => {
@@ -29,7 +27,7 @@ const read = (name) => {
 const pct = (x) => (Number.isFinite(x) ? `${(x * 100).toFixed(0)} %` : 'n/a');
 const mark = (ok) => (ok ? '✅' : '❌');
 
-function report(wall) {
+function report() {
 	const m = machine();
 	const signing = read('signing');
 	const inproc = read('inprocess');
@@ -37,13 +35,14 @@ function report(wall) {
 	const L = [];
 	L.push('# Benchmarks', '');
 	L.push(`Written by \`npm run bench\` (\`node bench/run.js\`${QUICK ? ' --quick' : ''}); re-run it to refresh this file. Benchmarks are not tests: nothing in \`npm test\` depends on a timing.`, '');
-	L.push(`- Date: ${m.date.slice(0, 16).replace('T', ' ')} UTC`);
+	L.push(`- Report written: ${m.date.slice(0, 16).replace('T', ' ')} UTC`);
 	L.push(`- Machine: ${m.cpu}, ${m.cores} cores, ${m.memGiB} GiB, ${m.os}`);
 	L.push(`- Bench driver: Node ${m.node}, OpenSSL ${m.openssl}, node-forge ${m.forge}, undici ${m.undici}, n8n-core ${m.n8nCore} (in-process)`);
 	if (real) L.push(`- Real n8n: ${real.n8nVersion} on Node ${real.runtimeNode} (pinned runtime), SQLite, regular mode, task runner internal; successful executions not saved (\`EXECUTIONS_DATA_SAVE_ON_SUCCESS=none\`)`);
 	L.push('- Sandbox gateway in a process of its own (`bench/sandbox-process.js`, `verifier: \'node\'`), added latency as stated; driver, n8n and sandbox share the cores.');
 	L.push(`- Every figure: median of ${real?.runs ?? inproc?.runs ?? '?'} runs (min–max); ratios are taken run by run between routes measured back to back, then the median.`);
-	if (wall) L.push(`- Wall time of this run: ${fmt(wall.total / 60, 1)} min (${Object.entries(wall.parts).map(([k, v]) => `${k} ${fmt(v)} s`).join(', ')})`);
+	const parts = Object.entries({ signing, inprocess: inproc, 'real-n8n': real }).filter(([, part]) => part);
+	L.push(`- Parts (each can be re-run alone): ${parts.map(([k, part]) => `${k} ${part.writtenAt ? `finished ${part.writtenAt.slice(0, 16).replace('T', ' ')} UTC, ` : ''}${fmt(part.wallSecs ?? NaN)} s`).join('; ')}`);
 	L.push('');
 
 	if (real?.bulk) {
@@ -87,12 +86,15 @@ function report(wall) {
 	if (real?.trigger) {
 		const t = real.trigger;
 		L.push('## 5. Trigger: callbacks/s and acknowledge latency', '');
-		L.push(`${fmt(t.n)} signed GET callbacks per run, undici Pool with ${t.concurrency} connections, same n8n: our trigger (signature check, confirmation Off) vs the stock Webhook node (GET, respond immediately). Each accepted callback starts an execution.`, '');
+		L.push(`${fmt(t.n)} signed GET callbacks per run, undici Pool with ${t.concurrency} connections, same n8n: our trigger (signature check, confirmation Off) vs the stock Webhook node (GET, respond immediately), and that node with Header Auth (the same work n8n does for any webhook that reads a credential). Each accepted callback starts an execution.`, '');
 		L.push('| route | callbacks/s | p50 ms | p99 ms |');
 		L.push('|---|---:|---:|---:|');
 		L.push(`| Card Gateway Trigger | ${range(t.ours)} | ${range(t.oursP50, 1)} | ${range(t.oursP99, 1)} |`);
 		L.push(`| Webhook node | ${range(t.stock)} | ${range(t.stockP50, 1)} | ${range(t.stockP99, 1)} |`);
-		L.push(`| ratio ours ÷ stock | ${range(t.ratio, 2)} | | |`, '');
+		if (t.stockAuth) L.push(`| Webhook node, Header Auth | ${range(t.stockAuth)} | ${range(t.stockAuthP50, 1)} | ${range(t.stockAuthP99, 1)} |`);
+		L.push(`| ratio ours ÷ stock | ${range(t.ratio, 2)} | | |`);
+		if (t.ratioVsAuth) L.push(`| ratio ours ÷ stock with Header Auth | ${range(t.ratioVsAuth, 2)} | | |`);
+		L.push('');
 	}
 	if (real?.memory) {
 		L.push('## 6. Memory: peak RSS (VmHWM) of the n8n processes', '');
@@ -113,6 +115,7 @@ function report(wall) {
 	for (const r of real?.bulk ?? []) T.push(`| ${r.op} ${r.latency} ms c=${r.c}: ahead of HTTP Request at the same concurrency (> 1.0) | ${fmt(r.vsBatched.median, 2)} | ${mark(r.vsBatched.median > 1)} |`);
 	if (signing) T.push(`| RSA-4096 signing < 10 % of a 100 ms request | ${pct(signing.shareOf100ms[4096])} | ${mark(signing.shareOf100ms[4096] < 0.1)} |`);
 	if (real?.trigger) T.push(`| trigger ≥ 0.9 × stock Webhook | ${fmt(real.trigger.ratio.median, 2)} | ${mark(real.trigger.ratio.median >= 0.9)} |`);
+	if (real?.trigger?.ratioVsAuth) T.push(`| (trigger ÷ stock Webhook with Header Auth: n8n's credential read on both sides) | ${fmt(real.trigger.ratioVsAuth.median, 2)} | |`);
 	const mem = real?.memory;
 	if (mem?.length > 1) {
 		const main = (r) => r.procs[0];
@@ -130,19 +133,8 @@ function report(wall) {
 }
 
 function main() {
-	let wall;
-	if (!REPORT_ONLY) {
-		// parts skipped this time keep the wall time of their last run
-		const wallFile = path.join(OUT, `wall${suffix}.json`);
-		const parts = fs.existsSync(wallFile) ? JSON.parse(fs.readFileSync(wallFile, 'utf8')).parts : {};
-		for (const part of ['signing', 'inprocess', 'real-n8n']) if (!SKIP.includes(part)) parts[part] = runPart(part);
-		wall = { total: Object.values(parts).reduce((a, b) => a + b, 0), parts };
-		fs.mkdirSync(OUT, { recursive: true });
-		fs.writeFileSync(path.join(OUT, `wall${suffix}.json`), JSON.stringify(wall));
-	} else if (fs.existsSync(path.join(OUT, `wall${suffix}.json`))) {
-		wall = JSON.parse(fs.readFileSync(path.join(OUT, `wall${suffix}.json`), 'utf8'));
-	}
-	report(wall);
+	if (!REPORT_ONLY) for (const part of ['signing', 'inprocess', 'real-n8n']) if (!SKIP.includes(part)) runPart(part);
+	report();
 }
 
 main();

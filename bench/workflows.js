@@ -6,6 +6,8 @@
 const { MERCHANT } = require('./common');
 
 const CREDENTIAL = { id: 'cgBench00000000001', name: 'Card Gateway bench' };
+// For the stock Webhook node with Header Auth: n8n's own cost of a webhook that reads a credential.
+const HEADER_AUTH = { id: 'cgBench00000000002', name: 'Header Auth bench', header: 'X-Bench-Auth', value: 'bench-header-secret' };
 const TRIGGER_WEBHOOK_ID = 'b0b0b0b0-0001-4000-8000-0000000000aa';
 const OPS = { getStatus: { resource: 'transaction', operation: 'getStatus', command: 'status' }, return: { resource: 'payment', operation: 'return', command: 'return' } };
 
@@ -86,15 +88,23 @@ function httpWorkflow(op, sandboxUrl, batch) {
 	]);
 }
 
-/** Our trigger (signature check, no confirmation query) and n8n's stock Webhook node. */
+/** Our trigger (signature check, no confirmation query), n8n's stock Webhook node, and that node with Header Auth. */
 function triggerWorkflows() {
 	const ours = node('Card Gateway Trigger', 'n8n-nodes-card-gateway.cardGatewayTrigger', 1, { confirm: 'off' }, { webhookId: TRIGGER_WEBHOOK_ID, credentials: { cardGatewayApi: CREDENTIAL } });
 	const stock = node('Webhook', 'n8n-nodes-base.webhook', 2, { httpMethod: 'GET', path: 'bench-stock-hook', responseMode: 'onReceived', options: {} }, { webhookId: uuid() });
+	const stockAuth = node(
+		'Webhook',
+		'n8n-nodes-base.webhook',
+		2,
+		{ httpMethod: 'GET', path: 'bench-stock-auth-hook', authentication: 'headerAuth', responseMode: 'onReceived', options: {} },
+		{ webhookId: uuid(), credentials: { httpHeaderAuth: { id: HEADER_AUTH.id, name: HEADER_AUTH.name } } },
+	);
 	const settings = { executionOrder: 'v1', saveDataSuccessExecution: 'none', saveManualExecutions: false };
 	return [
 		{ id: 'benchTrigOurs', name: 'benchTrigOurs', active: false, settings, nodes: [ours], connections: {} },
 		{ id: 'benchTrigStock', name: 'benchTrigStock', active: false, settings, nodes: [stock], connections: {} },
+		{ id: 'benchTrigStockAuth', name: 'benchTrigStockAuth', active: false, settings, nodes: [stockAuth], connections: {} },
 	];
 }
 
-module.exports = { CREDENTIAL, TRIGGER_WEBHOOK_ID, OPS, oursWorkflow, httpWorkflow, triggerWorkflows };
+module.exports = { CREDENTIAL, HEADER_AUTH, TRIGGER_WEBHOOK_ID, OPS, oursWorkflow, httpWorkflow, triggerWorkflows };
