@@ -1,9 +1,9 @@
 'use strict';
 // Bulk, trigger and memory benchmarks inside a real n8n 2.41.1 (the pinned runtime) with our package
-// installed as users install it, against the sandbox gateway (in this process, node:crypto
+// installed as users install it, against the sandbox gateway (a process of its own, node:crypto
 // verifier, added latency). Writes bench/out/real-n8n.json; bench/run.js turns it into RESULTS.md.
 //
-//   node bench/real-n8n.js [--quick] [--only=bulk,trigger,memory]
+//   node bench/real-n8n.js [--quick] [--only=bulk,trigger,memory] [--cell=op:latency:c] [--routes=ours,stock,stockAuth] [--profile]
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -21,6 +21,8 @@ const RUNS = QUICK ? 1 : 3;
 // Diagnosis: one cell only, and/or n8n under --cpu-prof (profiles in bench/out/prof when n8n stops).
 const CELL = (process.argv.find((a) => a.startsWith('--cell=')) || '').slice(7);
 const PROFILE = process.argv.includes('--profile');
+// Diagnosis: only some trigger routes (ours, stock, stockAuth), e.g. to profile one alone.
+const ROUTES = (process.argv.find((a) => a.startsWith('--routes=')) || '').slice(9);
 const OUT_NAME = `real-n8n${QUICK ? '.quick' : ''}`;
 const PORT = 5780;
 const LATENCIES = [20, 100];
@@ -185,7 +187,7 @@ async function trigger(n8n) {
 		lat.sort((a, b) => a - b);
 		return { rate, p50: percentile(lat, 50), p99: percentile(lat, 99) };
 	};
-	const names = Object.keys(targets);
+	const names = Object.keys(targets).filter((name) => !ROUTES || ROUTES.split(',').includes(name));
 	for (const name of names) await one(name, 200);
 	const s = { ratio: [], ratioVsAuth: [] };
 	for (const name of names) Object.assign(s, { [name]: [], [`${name}P50`]: [], [`${name}P99`]: [] });
@@ -199,8 +201,8 @@ async function trigger(n8n) {
 			s[`${name}P50`].push(measured[name].p50);
 			s[`${name}P99`].push(measured[name].p99);
 		}
-		s.ratio.push(measured.ours.rate / measured.stock.rate);
-		s.ratioVsAuth.push(measured.ours.rate / measured.stockAuth.rate);
+		if (measured.ours && measured.stock) s.ratio.push(measured.ours.rate / measured.stock.rate);
+		if (measured.ours && measured.stockAuth) s.ratioVsAuth.push(measured.ours.rate / measured.stockAuth.rate);
 		log(`trigger run ${run + 1}: ${names.map((name) => `${name} ${measured[name].rate.toFixed(1)}/s p50 ${measured[name].p50.toFixed(0)} p99 ${measured[name].p99.toFixed(0)} ms`).join(' | ')}`);
 	}
 	return { n: N, concurrency: CONC, ...Object.fromEntries(Object.entries(s).map(([k, v]) => [k, summary(v)])) };

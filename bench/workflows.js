@@ -90,7 +90,7 @@ function httpWorkflow(op, sandboxUrl, batch) {
 
 /** Our trigger (signature check, no confirmation query), n8n's stock Webhook node, and that node with Header Auth. */
 function triggerWorkflows() {
-	const ours = node('Card Gateway Trigger', 'n8n-nodes-card-gateway.cardGatewayTrigger', 1, { confirm: 'off' }, { webhookId: TRIGGER_WEBHOOK_ID, credentials: { cardGatewayApi: CREDENTIAL } });
+	const ours = node('Card Gateway Trigger', 'n8n-nodes-card-gateway.cardGatewayTrigger', 2, { confirm: 'off' }, { webhookId: TRIGGER_WEBHOOK_ID, credentials: { cardGatewayApi: CREDENTIAL } });
 	const stock = node('Webhook', 'n8n-nodes-base.webhook', 2, { httpMethod: 'GET', path: 'bench-stock-hook', responseMode: 'onReceived', options: {} }, { webhookId: uuid() });
 	const stockAuth = node(
 		'Webhook',

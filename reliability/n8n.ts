@@ -25,7 +25,7 @@ function triggerWorkflow(key: WorkflowKey): Record<string, unknown> {
 				id: `${webhookId.slice(0, 24)}00000000000f`,
 				name: 'Card Gateway Trigger',
 				type: 'n8n-nodes-card-gateway.cardGatewayTrigger',
-				typeVersion: 1,
+				typeVersion: 2,
 				position: [0, 0],
 				webhookId,
 				parameters: confirm === 'off' ? {} : { confirm },

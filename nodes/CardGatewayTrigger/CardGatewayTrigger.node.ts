@@ -17,7 +17,11 @@ export class CardGatewayTrigger implements INodeType {
 		name: 'cardGatewayTrigger',
 		icon: { light: 'file:../../icons/cardGateway.svg', dark: 'file:../../icons/cardGateway.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		// Both versions behave the same. n8n 2.x evaluates a Webhook-v1 expression
+		// (`$parameter.options.binaryData`) for every request to a version-1 start node, in its
+		// expression isolate (~12 ms per callback); version 2 skips it, and n8n then leaves bodies of
+		// unknown content types unparsed, which handle.ts reads raw.
+		version: [1, 2],
 		subtitle: '={{ $parameter["confirm"] === "off" ? "Verified callbacks" : "Verified callbacks, confirmed by status query" }}',
 		description:
 			'Starts the workflow when the card gateway reports a payment outcome (server callback) or a customer returns from 3-D Secure or a hosted form',

@@ -1,6 +1,6 @@
 // The trigger in a real n8n: the sandbox delivers callbacks (GET, and POST from a second sandbox)
 // to n8n's production webhook URL; each genuine one starts exactly one execution with the right
-// data, a forged one gets 403 and starts nothing.
+// data, a forged one gets 403 and starts nothing. Both node versions read a body n8n leaves unparsed.
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 
@@ -11,11 +11,17 @@ const { startSandbox } = require('../../sandbox');
 
 const WORKFLOW = 'e2eCallbackTrigger1';
 const WEBHOOK = '2f1b7c1e-0001-4000-8000-0000000000aa/callback';
+const WORKFLOW_V1 = 'e2eCallbackTriggerV1';
+const WEBHOOK_V1 = '2f1b7c1e-0002-4000-8000-0000000000aa/callback';
 
 let env: E2eEnvironment;
 
 beforeAll(async () => {
-	env = await startE2eEnvironment({ port: 5710, workflows: readWorkflows(join(__dirname, 'workflows')).filter((w) => w.id === WORKFLOW), publish: [WORKFLOW] });
+	env = await startE2eEnvironment({
+		port: 5710,
+		workflows: readWorkflows(join(__dirname, 'workflows')).filter((w) => w.id === WORKFLOW || w.id === WORKFLOW_V1),
+		publish: [WORKFLOW, WORKFLOW_V1],
+	});
 }, 15 * 60_000);
 afterAll(async () => {
 	await env?.stop();
@@ -24,13 +30,13 @@ afterAll(async () => {
 
 type Execution = { id: string; status: string; mode: string; data: { resultData: { runData: Record<string, Array<{ data: { main: Array<Array<{ json: Record<string, unknown> }>> } }>> } } };
 
-async function executionsSettled(expected: number): Promise<Execution[]> {
+async function executionsSettled(expected: number, workflow = WORKFLOW): Promise<Execution[]> {
 	for (let attempt = 0; attempt < 60; attempt++) {
-		const executions: Execution[] = await env.n8n.executions(WORKFLOW);
+		const executions: Execution[] = await env.n8n.executions(workflow);
 		if (executions.length >= expected && executions.every((e) => e.status !== 'running' && e.status !== 'new')) return executions;
 		await new Promise((resolve) => setTimeout(resolve, 500));
 	}
-	return env.n8n.executions(WORKFLOW);
+	return env.n8n.executions(workflow);
 }
 
 function emitted(execution: Execution): Record<string, unknown> {
@@ -100,3 +106,23 @@ test('genuine GET and POST callbacks each start exactly one execution; a forged 
 	const health = await fetch(`${env.n8n.baseUrl}/healthz`);
 	expect(health.status).toBe(200);
 }, 5 * 60_000);
+
+test('a signed POST whose body n8n leaves unparsed (no content type) starts one execution, in both node versions', async () => {
+	const signedBody = (merchantOrder: string) =>
+		new TextEncoder().encode(
+			`status=approved&orderid=996&merchant_order=${merchantOrder}&amount=2.00&control=${createHash('sha1').update(`approved996${merchantOrder}${MERCHANT.controlKey}`).digest('hex')}`,
+		);
+	for (const [workflow, webhook, already] of [
+		[WORKFLOW, WEBHOOK, 4],
+		[WORKFLOW_V1, WEBHOOK_V1, 0],
+	] as const) {
+		const merchantOrder = `e2e-raw-${workflow}`;
+		// a Uint8Array body goes out without a content-type header
+		const answer = await fetch(`${env.n8n.baseUrl}/webhook/${webhook}`, { method: 'POST', body: signedBody(merchantOrder) });
+		expect([workflow, answer.status, await answer.text()]).toEqual([workflow, 200, 'OK']);
+		const executions = await executionsSettled(already + 1, workflow);
+		expect(executions).toHaveLength(already + 1);
+		const raw = executions.map(emitted).find((item) => item.client_orderid === merchantOrder);
+		expect(raw).toMatchObject({ status: 'approved', orderid: '996', amount: '2.00', method: 'POST', verified: true });
+	}
+}, 2 * 60_000);
