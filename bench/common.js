@@ -97,38 +97,49 @@ async function seedSales(sandbox, count, prefix) {
 	return out;
 }
 
+/** The signed request of one bulk item, as the node sends it (form body, `control` formula of the operation). */
+function signedRequest(sandbox, op, order) {
+	const command = op === 'getStatus' ? 'status' : 'return';
+	const fields = { login: MERCHANT.login, client_orderid: order.cid, orderid: order.oid };
+	if (op === 'return') Object.assign(fields, { amount: '0.01', currency: 'USD', comment: 'bench' });
+	const minor = op === 'return' ? '1USD' : '';
+	const body = new URLSearchParams({ ...fields, control: sha1(MERCHANT.login + order.cid + order.oid + minor + MERCHANT.controlKey) }).toString();
+	return { url: `${sandbox.url}/paynet/api/v2/${command}/${MERCHANT.endpointId}`, body, headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/vnd.pay+json' } };
+}
+
+/** Items/s of `send` over the items with at most `concurrency` in flight (a worker sends the next after a reply). */
+async function closedLoopRate(items, concurrency, send) {
+	let next = 0;
+	const t0 = process.hrtime.bigint();
+	await Promise.all(
+		Array.from({ length: concurrency }, async () => {
+			while (next < items.length) await send(items[next++]);
+		}),
+	);
+	return items.length / (Number(process.hrtime.bigint() - t0) / 1e9);
+}
+
 /**
  * What the sandbox alone sustains at its current latency and this concurrency: a bare client
  * (requests signed beforehand) that opens a new connection per request, as n8n's request helper does
  * (it creates a new http.Agent for every request), so the bound carries the same connection cost.
  */
 async function sandboxAlone(sandbox, op, orders, concurrency) {
-	const command = op === 'getStatus' ? 'status' : 'return';
-	const url = new URL(`${sandbox.url}/paynet/api/v2/${command}/${MERCHANT.endpointId}`);
-	const bodies = orders.map((o) => {
-		const fields = { login: MERCHANT.login, client_orderid: o.cid, orderid: o.oid };
-		if (op === 'return') Object.assign(fields, { amount: '0.01', currency: 'USD', comment: 'bench' });
-		const minor = op === 'return' ? '1USD' : '';
-		return new URLSearchParams({ ...fields, control: sha1(MERCHANT.login + o.cid + o.oid + minor + MERCHANT.controlKey) }).toString();
-	});
-	const post = (body) =>
+	const post = ({ url, body, headers }) =>
 		new Promise((resolve, reject) => {
-			const req = http.request(
-				{ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', agent: new http.Agent(), headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/vnd.pay+json' } },
-				(res) => {
-					res.resume();
-					res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`sandbox alone: HTTP ${res.statusCode}`))));
-				},
-			);
+			const target = new URL(url);
+			const req = http.request({ host: target.hostname, port: target.port, path: target.pathname, method: 'POST', agent: new http.Agent(), headers }, (res) => {
+				res.resume();
+				res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`sandbox alone: HTTP ${res.statusCode}`))));
+			});
 			req.on('error', reject);
 			req.end(body);
 		});
-	let next = 0;
-	const t0 = process.hrtime.bigint();
-	await Promise.all(Array.from({ length: concurrency }, async () => {
-		while (next < bodies.length) await post(bodies[next++]);
-	}));
-	return bodies.length / (Number(process.hrtime.bigint() - t0) / 1e9);
+	return closedLoopRate(
+		orders.map((order) => signedRequest(sandbox, op, order)),
+		concurrency,
+		post,
+	);
 }
 
 function writeJson(name, data) {
@@ -142,4 +153,4 @@ function log(...args) {
 	process.stdout.write(`${args.join(' ')}\n`);
 }
 
-module.exports = { ROOT, MERCHANT, KEY_FILES, sha1, median, summary, percentile, machine, fmt, range, seedSales, sandboxAlone, writeJson, log };
+module.exports = { ROOT, MERCHANT, KEY_FILES, sha1, median, summary, percentile, machine, fmt, range, seedSales, signedRequest, closedLoopRate, sandboxAlone, writeJson, log };

@@ -12,11 +12,12 @@ const path = require('node:path');
 const USER_FOLDER = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-card-gateway-inprocess-'));
 process.env.N8N_USER_FOLDER = USER_FOLDER;
 const { startSandboxProcess } = require('./sandbox-process');
-const { ROOT, MERCHANT, summary, median, seedSales, sandboxAlone, writeJson, log } = require('./common');
+const { ROOT, MERCHANT, summary, median, seedSales, signedRequest, closedLoopRate, sandboxAlone, writeJson, log } = require('./common');
 
 const { CardGatewayApi } = require(path.join(ROOT, 'dist/credentials/CardGatewayApi.credentials.js'));
 const { CardGateway } = require(path.join(ROOT, 'dist/nodes/CardGateway/CardGateway.node.js'));
 const engine = require('../test/helpers/engine');
+const { httpRequest } = require('n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions.js');
 const { MAX_CONCURRENCY } = require(path.join(ROOT, 'dist/nodes/CardGateway/actions/common/options.js'));
 
 const QUICK = process.argv.includes('--quick');
@@ -58,6 +59,12 @@ async function runBulk(credentials, op, orders, concurrency) {
 	return { rate: orders.length / secs, cpuMsPerItem: (cpu.user + cpu.system) / 1000 / orders.length };
 }
 
+/** n8n-core's request helper alone (no engine, node or credential): what any node that sends through it can reach. */
+function helperAlone(sandbox, op, orders, concurrency) {
+	const requests = orders.map((order) => signedRequest(sandbox, op, order));
+	return closedLoopRate(requests, concurrency, ({ url, body, headers }) => httpRequest({ method: 'POST', url, body, headers, json: false }));
+}
+
 async function main() {
 	const started = Date.now();
 	const sandbox = await startSandboxProcess();
@@ -83,17 +90,25 @@ async function main() {
 					}
 					const rates = [];
 					const cpuPerItem = [];
+					const helperRates = [];
+					const vsHelper = [];
 					for (let run = 0; run < RUNS; run++) {
 						const orders = op === 'getStatus' ? statusPool.slice(0, n) : await seedSales(sandbox, n, `ipr${run}`);
+						const helperOrders = op === 'getStatus' ? orders : latency && (await seedSales(sandbox, n, `iph${run}`));
 						await sandbox.setLatency(latency);
 						const measured = await runBulk(credentials, op, orders, c);
 						rates.push(measured.rate);
 						cpuPerItem.push(measured.cpuMsPerItem);
+						if (latency) {
+							// side by side with the run above: the share of the gap that is n8n-core's helper
+							helperRates.push(await helperAlone(sandbox, op, helperOrders, Math.min(c, MAX_CONCURRENCY)));
+							vsHelper.push(measured.rate / helperRates[run]);
+						}
 						await sandbox.setLatency(0);
 					}
 					const ofBound = Number.isFinite(bound) ? median(rates) / bound : null;
-					const row = { op, latency, c, effectiveC: Math.min(c, MAX_CONCURRENCY), items: n, nominal, bound, rate: summary(rates), cpuMsPerItem: summary(cpuPerItem), ofNominal: Number.isFinite(nominal) ? median(rates) / nominal : null, ofBound };
-					log(`in-process ${op.padEnd(9)} ${String(latency).padStart(3)} ms c=${String(c).padEnd(2)} n=${String(n).padEnd(5)} ${row.rate.median.toFixed(1)}/s cpu ${row.cpuMsPerItem.median.toFixed(2)} ms/item${ofBound ? ` (${(ofBound * 100).toFixed(0)} % of bound ${bound.toFixed(0)}/s)` : ''}`);
+					const row = { op, latency, c, effectiveC: Math.min(c, MAX_CONCURRENCY), items: n, nominal, bound, rate: summary(rates), cpuMsPerItem: summary(cpuPerItem), helper: latency ? summary(helperRates) : null, vsHelper: latency ? summary(vsHelper) : null, ofNominal: Number.isFinite(nominal) ? median(rates) / nominal : null, ofBound };
+					log(`in-process ${op.padEnd(9)} ${String(latency).padStart(3)} ms c=${String(c).padEnd(2)} n=${String(n).padEnd(5)} ${row.rate.median.toFixed(1)}/s cpu ${row.cpuMsPerItem.median.toFixed(2)} ms/item${ofBound ? ` (${(ofBound * 100).toFixed(0)} % of bound ${bound.toFixed(0)}/s; helper alone ${row.helper.median.toFixed(1)}/s, ours ÷ helper ${row.vsHelper.median.toFixed(2)})` : ''}`);
 					rows.push(row);
 				}
 			}

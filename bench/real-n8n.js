@@ -23,6 +23,8 @@ const CELL = (process.argv.find((a) => a.startsWith('--cell=')) || '').slice(7);
 const PROFILE = process.argv.includes('--profile');
 // Diagnosis: only some trigger routes (ours, stock, stockAuth), e.g. to profile one alone.
 const ROUTES = (process.argv.find((a) => a.startsWith('--routes=')) || '').slice(9);
+// Diagnosis runs print what they measure and leave the saved results alone.
+const DIAGNOSIS = Boolean(CELL || ROUTES || PROFILE);
 const OUT_NAME = `real-n8n${QUICK ? '.quick' : ''}`;
 const PORT = 5780;
 const LATENCIES = [20, 100];
@@ -295,7 +297,11 @@ async function main() {
 			...(PROFILE ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.join(__dirname, 'out/prof')}` } : {}),
 		},
 	);
-	const result = { quick: QUICK, runs: RUNS, n8nVersion: require(path.join(runtime, 'n8n/node_modules/n8n/package.json')).version, runtimeNode: '' };
+	// a part re-run alone (--only=trigger) replaces only that part of the saved results
+	const savedFile = path.join(__dirname, 'out', `${OUT_NAME}.json`);
+	const saved = fs.existsSync(savedFile) ? JSON.parse(fs.readFileSync(savedFile, 'utf8')) : {};
+	const kept = Object.fromEntries(['trigger', 'memory', 'bulk', 'capacity'].filter((part) => saved[part] && !ONLY.includes(part === 'capacity' ? 'bulk' : part)).map((part) => [part, saved[part]]));
+	const result = { ...kept, quick: QUICK, runs: RUNS, n8nVersion: require(path.join(runtime, 'n8n/node_modules/n8n/package.json')).version, runtimeNode: '', parts: { ...saved.parts } };
 	try {
 		await n8n.installPackage(tarball);
 		await n8n.importCredentials([
@@ -321,30 +327,29 @@ async function main() {
 		// n8n registers production webhooks shortly after it is ready
 		await n8n.webhook(`${TRIGGER_WEBHOOK_ID}/callback`).then((r) => r.arrayBuffer());
 		log(`n8n ${result.n8nVersion} on ${n8n.baseUrl}, sandbox ${sandbox.url}, setup ${((Date.now() - started) / 1000).toFixed(0)} s`);
-		// written after every part, so that a failure later keeps what was measured
-		const save = () => writeJson(OUT_NAME, result);
+		// saved after every part, so that a failure later keeps what was measured
+		const measure = async (part, run) => {
+			if (!ONLY.includes(part)) return;
+			const t0 = Date.now();
+			result[part] = await run();
+			result.parts[part] = { finishedAt: new Date().toISOString(), secs: (Date.now() - t0) / 1000 };
+			if (!DIAGNOSIS) writeJson(OUT_NAME, result);
+		};
 		// trigger and memory first, on a fresh n8n: its RSS grows over the bulk runs
-		if (ONLY.includes('trigger')) {
-			result.trigger = await trigger(n8n);
-			save();
-		}
-		if (ONLY.includes('memory')) {
-			result.memory = await memory(n8n, sandbox);
-			save();
-		}
-		if (ONLY.includes('bulk')) {
-			result.bulk = await bulk(n8n, sandbox);
-			result.capacity = result.bulk.capacity;
-		}
+		await measure('trigger', () => trigger(n8n));
+		await measure('memory', () => memory(n8n, sandbox));
+		await measure('bulk', async () => {
+			const bulkResult = await bulk(n8n, sandbox);
+			result.capacity = bulkResult.capacity;
+			return bulkResult;
+		});
 	} finally {
 		await n8n.stop();
 		await sandbox.close();
 		await agent.close();
 		fs.rmSync(userFolder, { recursive: true, force: true });
 	}
-	result.wallSecs = (Date.now() - started) / 1000;
-	writeJson(OUT_NAME, result);
-	log(`real-n8n done in ${result.wallSecs.toFixed(0)} s`);
+	log(`real-n8n done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 }
 
 main().catch((e) => {
