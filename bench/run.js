@@ -93,7 +93,7 @@ function report() {
 	if (real?.trigger) {
 		const t = real.trigger;
 		L.push('## 5. Trigger: callbacks/s and acknowledge latency', '');
-		L.push(`${fmt(t.n)} signed GET callbacks per run, undici Pool with ${t.concurrency} connections, same n8n: our trigger (signature check, confirmation Off) vs the stock Webhook node (GET, respond immediately), and that node with Header Auth (the same work n8n does for any webhook that reads a credential). Each accepted callback starts an execution.`, '');
+		L.push(`${fmt(t.n)} signed GET callbacks per run, undici Pool with ${t.concurrency} connections, same n8n: our trigger (version 2, signature check, confirmation Off) vs the stock Webhook node (GET, respond immediately), and that node with Header Auth (the same work n8n does for any webhook that reads a credential). Each accepted callback starts an execution.`, '');
 		L.push('| route | callbacks/s | p50 ms | p99 ms |');
 		L.push('|---|---:|---:|---:|');
 		L.push(`| Card Gateway Trigger | ${range(t.ours)} | ${range(t.oursP50, 1)} | ${range(t.oursP99, 1)} |`);
