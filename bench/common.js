@@ -65,31 +65,25 @@ async function seedSales(sandbox, count, prefix) {
 	await sandbox.setLatency(0);
 	const pool = new Pool(sandbox.url, { connections: 16 });
 	const out = new Array(count);
-	let next = 0;
 	const nonce = crypto.randomBytes(3).toString('hex');
 	try {
-		await Promise.all(
-			Array.from({ length: 16 }, async () => {
-				while (next < count) {
-					const i = next++;
-					const p = {
-						client_orderid: `${prefix}-${nonce}-${i}`, amount: '10.00', currency: 'USD', email: 'bench@example.com', order_desc: 'bench',
-						credit_card_number: '4444555566661111', expire_month: '12', expire_year: '2035', cvv2: '123', card_printed_name: 'BENCH',
-						ipaddress: '127.0.0.1',
-					};
-					p.control = sha1(`${MERCHANT.endpointId}${p.client_orderid}1000${p.email}${MERCHANT.controlKey}`);
-					const r = await pool.request({
-						method: 'POST',
-						path: `/paynet/api/v2/sale/${MERCHANT.endpointId}`,
-						headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/vnd.pay+json' },
-						body: new URLSearchParams(p).toString(),
-					});
-					const reply = JSON.parse(await r.body.text());
-					if (r.statusCode !== 200 || !reply['paynet-order-id']) throw new Error(`seeding sale failed: HTTP ${r.statusCode} ${JSON.stringify(reply)}`);
-					out[i] = { cid: p.client_orderid, oid: String(reply['paynet-order-id']) };
-				}
-			}),
-		);
+		await closedLoop(count, 16, async (i) => {
+			const p = {
+				client_orderid: `${prefix}-${nonce}-${i}`, amount: '10.00', currency: 'USD', email: 'bench@example.com', order_desc: 'bench',
+				credit_card_number: '4444555566661111', expire_month: '12', expire_year: '2035', cvv2: '123', card_printed_name: 'BENCH',
+				ipaddress: '127.0.0.1',
+			};
+			p.control = sha1(`${MERCHANT.endpointId}${p.client_orderid}1000${p.email}${MERCHANT.controlKey}`);
+			const r = await pool.request({
+				method: 'POST',
+				path: `/paynet/api/v2/sale/${MERCHANT.endpointId}`,
+				headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/vnd.pay+json' },
+				body: new URLSearchParams(p).toString(),
+			});
+			const reply = JSON.parse(await r.body.text());
+			if (r.statusCode !== 200 || !reply['paynet-order-id']) throw new Error(`seeding sale failed: HTTP ${r.statusCode} ${JSON.stringify(reply)}`);
+			out[i] = { cid: p.client_orderid, oid: String(reply['paynet-order-id']) };
+		});
 	} finally {
 		await pool.close();
 		await sandbox.setLatency(saved);
@@ -107,16 +101,16 @@ function signedRequest(sandbox, op, order) {
 	return { url: `${sandbox.url}/paynet/api/v2/${command}/${MERCHANT.endpointId}`, body, headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/vnd.pay+json' } };
 }
 
-/** Items/s of `send` over the items with at most `concurrency` in flight (a worker sends the next after a reply). */
-async function closedLoopRate(items, concurrency, send) {
+/** Runs work(0) … work(count − 1) with at most `concurrency` in flight (a worker starts the next after a reply); returns items/s. */
+async function closedLoop(count, concurrency, work) {
 	let next = 0;
 	const t0 = process.hrtime.bigint();
 	await Promise.all(
-		Array.from({ length: concurrency }, async () => {
-			while (next < items.length) await send(items[next++]);
+		Array.from({ length: Math.min(concurrency, count) }, async () => {
+			while (next < count) await work(next++);
 		}),
 	);
-	return items.length / (Number(process.hrtime.bigint() - t0) / 1e9);
+	return count / (Number(process.hrtime.bigint() - t0) / 1e9);
 }
 
 /**
@@ -135,11 +129,8 @@ async function sandboxAlone(sandbox, op, orders, concurrency) {
 			req.on('error', reject);
 			req.end(body);
 		});
-	return closedLoopRate(
-		orders.map((order) => signedRequest(sandbox, op, order)),
-		concurrency,
-		post,
-	);
+	const requests = orders.map((order) => signedRequest(sandbox, op, order));
+	return closedLoop(requests.length, concurrency, (i) => post(requests[i]));
 }
 
 function writeJson(name, data) {
@@ -153,4 +144,4 @@ function log(...args) {
 	process.stdout.write(`${args.join(' ')}\n`);
 }
 
-module.exports = { ROOT, MERCHANT, KEY_FILES, sha1, median, summary, percentile, machine, fmt, range, seedSales, signedRequest, closedLoopRate, sandboxAlone, writeJson, log };
+module.exports = { ROOT, MERCHANT, KEY_FILES, sha1, median, summary, percentile, machine, fmt, range, seedSales, signedRequest, closedLoop, sandboxAlone, writeJson, log };

@@ -12,7 +12,7 @@ const path = require('node:path');
 const USER_FOLDER = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-card-gateway-inprocess-'));
 process.env.N8N_USER_FOLDER = USER_FOLDER;
 const { startSandboxProcess } = require('./sandbox-process');
-const { ROOT, MERCHANT, summary, median, seedSales, signedRequest, closedLoopRate, sandboxAlone, writeJson, log } = require('./common');
+const { ROOT, MERCHANT, summary, median, seedSales, signedRequest, closedLoop, sandboxAlone, writeJson, log } = require('./common');
 
 const { CardGatewayApi } = require(path.join(ROOT, 'dist/credentials/CardGatewayApi.credentials.js'));
 const { CardGateway } = require(path.join(ROOT, 'dist/nodes/CardGateway/CardGateway.node.js'));
@@ -62,7 +62,7 @@ async function runBulk(credentials, op, orders, concurrency) {
 /** n8n-core's request helper alone (no engine, node or credential): what any node that sends through it can reach. */
 function helperAlone(sandbox, op, orders, concurrency) {
 	const requests = orders.map((order) => signedRequest(sandbox, op, order));
-	return closedLoopRate(requests, concurrency, ({ url, body, headers }) => httpRequest({ method: 'POST', url, body, headers, json: false }));
+	return closedLoop(requests.length, concurrency, (i) => httpRequest({ method: 'POST', ...requests[i], json: false }));
 }
 
 async function main() {

@@ -12,7 +12,7 @@ const { Pool, Agent, request } = require('undici');
 
 const { N8nInstance, ensureRuntime, packPackage } = require('../e2e/n8n');
 const { startSandboxProcess } = require('./sandbox-process');
-const { ROOT, MERCHANT, KEY_FILES, sha1, summary, percentile, seedSales, sandboxAlone, writeJson, log } = require('./common');
+const { ROOT, MERCHANT, KEY_FILES, sha1, summary, percentile, seedSales, closedLoop, sandboxAlone, writeJson, log } = require('./common');
 const { CREDENTIAL, HEADER_AUTH, TRIGGER_WEBHOOK_ID, oursWorkflow, httpWorkflow, triggerWorkflows } = require('./workflows');
 
 const QUICK = process.argv.includes('--quick');
@@ -170,21 +170,13 @@ async function trigger(n8n) {
 	const one = async (name, n) => {
 		const pool = new Pool(n8n.baseUrl, { connections: CONC });
 		const lat = new Array(n);
-		let next = 0;
-		const t0 = process.hrtime.bigint();
-		await Promise.all(
-			Array.from({ length: CONC }, async () => {
-				while (next < n) {
-					const i = next++;
-					const s = process.hrtime.bigint();
-					const r = await pool.request({ method: 'GET', path: `${targets[name].path}?${query(i)}`, headers: targets[name].headers });
-					await r.body.text();
-					if (r.statusCode !== 200) throw new Error(`${name} callback: HTTP ${r.statusCode}`);
-					lat[i] = Number(process.hrtime.bigint() - s) / 1e6;
-				}
-			}),
-		);
-		const rate = n / (Number(process.hrtime.bigint() - t0) / 1e9);
+		const rate = await closedLoop(n, CONC, async (i) => {
+			const s = process.hrtime.bigint();
+			const r = await pool.request({ method: 'GET', path: `${targets[name].path}?${query(i)}`, headers: targets[name].headers });
+			await r.body.text();
+			if (r.statusCode !== 200) throw new Error(`${name} callback: HTTP ${r.statusCode}`);
+			lat[i] = Number(process.hrtime.bigint() - s) / 1e6;
+		});
 		await pool.close();
 		lat.sort((a, b) => a - b);
 		return { rate, p50: percentile(lat, 50), p99: percentile(lat, 99) };

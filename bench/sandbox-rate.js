@@ -12,19 +12,18 @@ const path = require('node:path');
 const { Pool, request } = require('undici');
 
 const { startSandboxProcess } = require('./sandbox-process');
+const { MERCHANT, KEY_FILES, sha1, median, closedLoop } = require('./common');
 
-const ROOT = path.join(__dirname, '..');
 const QUICK = process.argv.includes('--quick');
 const RUNS = QUICK ? 1 : 3;
 const N_PLAIN = QUICK ? 500 : 10000;
 const N_RSA2048 = QUICK ? 100 : 2000;
 const N_RSA4096 = QUICK ? 50 : 600;
-const LOGIN = 'n8n-test-merchant';
-const CONTROL_KEY = 'TEST-ONLY-CONTROL-KEY-5f0c9a1e';
-const KEY2048 = crypto.createPrivateKey(fs.readFileSync(path.join(ROOT, 'sandbox/keys/test-merchant-2048.key.pem')));
-const KEY4096 = crypto.createPrivateKey(fs.readFileSync(path.join(ROOT, 'sandbox/keys/test-merchant-4096.key.pem')));
+const LOGIN = MERCHANT.login;
+const CONTROL_KEY = MERCHANT.controlKey;
+const KEY2048 = crypto.createPrivateKey(fs.readFileSync(KEY_FILES[2048]));
+const KEY4096 = crypto.createPrivateKey(fs.readFileSync(KEY_FILES[4096]));
 
-const sha1 = (s) => crypto.createHash('sha1').update(s).digest('hex');
 const enc = (s) => encodeURIComponent(String(s)).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
 
 let seq = 0;
@@ -67,24 +66,15 @@ async function send(pool, urlPath, req) {
 /** Send all prepared requests with `concurrency` in flight; returns requests/s. */
 async function measure(url, urlPath, reqs, concurrency) {
 	const pool = new Pool(url, { connections: concurrency, pipelining: 1 });
-	let next = 0;
-	const t0 = process.hrtime.bigint();
-	await Promise.all(
-		Array.from({ length: concurrency }, async () => {
-			while (next < reqs.length) await send(pool, urlPath, reqs[next++]);
-		}),
-	);
-	const secs = Number(process.hrtime.bigint() - t0) / 1e9;
+	const rate = await closedLoop(reqs.length, concurrency, (i) => send(pool, urlPath, reqs[i]));
 	await pool.close();
-	return reqs.length / secs;
+	return rate;
 }
 
 async function admin(url, method, p) {
 	const r = await request(`${url}/sandbox/${p}`, { method });
 	return JSON.parse(await r.body.text());
 }
-
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function scenario(name, verifier, concurrency, n, build, urlPath, setup) {
 	const sb = await startSandboxProcess({ verifier });

@@ -91,7 +91,6 @@ function main() {
 	// credential's authenticate. Before: both parsed the PEM for every request. Now: the transport
 	// parses it once per execution and hands the key object to authenticate on the request options.
 	const cred = new CardGatewayApi();
-	const PARSED = Symbol.for('n8n-nodes-card-gateway.parsedRsaKey');
 	const authRows = {};
 	for (const bits of [2048, 4096]) {
 		const m = { ...merchant, privateKey: PEM[bits] };
@@ -99,7 +98,7 @@ function main() {
 		const n = bits === 2048 ? q(500) : q(150);
 		const options = (withKey) => {
 			const o = { method: 'POST', url: URL_V4, body: BODY_TEXT, headers: { [signing.SIGNING_HEADER]: 'RSA-SHA256' } };
-			if (withKey) Object.defineProperty(o, PARSED, { value: key, enumerable: false });
+			if (withKey) Object.defineProperty(o, signing.PARSED_RSA_KEY, { value: key, enumerable: false });
 			return o;
 		};
 		// authenticate is async but does its work synchronously before the first await

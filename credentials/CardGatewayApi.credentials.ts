@@ -11,6 +11,7 @@ import type {
 import { signOAuthRequest } from '../nodes/shared/protocol/oauth';
 import { JSON_MEDIA_TYPE } from '../nodes/shared/protocol/reply';
 import {
+	PARSED_RSA_KEY,
 	SIGNING_HEADER,
 	credentialTestBody,
 	decodeForm,
@@ -138,13 +139,12 @@ export class CardGatewayApi implements ICredentialType {
 
 /**
  * The node's transport parses the RSA key once per execution and hands it over on the request
- * options (a non-enumerable symbol property, see PARSED_RSA_KEY in nodes/shared/transport.ts).
- * Parsing a PEM costs more than an RSA-2048 signature; without the key (the credential test, other
- * callers) the PEM is parsed here as before.
+ * options (PARSED_RSA_KEY). Parsing a PEM costs more than an RSA-2048 signature; without the key
+ * (the credential test, other callers) the PEM is parsed here as before.
  */
 function signedWithParsedKey(merchant: MerchantCredentials, marker: string, url: string, body: string, requestOptions: IHttpRequestOptions): string | undefined {
 	if (marker !== 'RSA-SHA256' || !merchant.login) return undefined;
-	const key = (requestOptions as unknown as Record<symbol, unknown>)[Symbol.for('n8n-nodes-card-gateway.parsedRsaKey')];
+	const key = (requestOptions as unknown as Record<symbol, unknown>)[PARSED_RSA_KEY];
 	if (!(key instanceof KeyObject) || key.type !== 'private' || key.asymmetricKeyType !== 'rsa') return undefined;
 	return signOAuthRequest({ url, body: decodeForm(body), consumerKey: merchant.login, signatureMethod: 'RSA-SHA256', privateKey: key }).authorization;
 }

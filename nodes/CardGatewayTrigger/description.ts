@@ -17,7 +17,8 @@ export const CALLBACK_WEBHOOK = 'default';
 export const RETURN_WEBHOOK = 'setup';
 
 // responseData must always be set: without it n8n answers an 'onReceived' webhook with the literal
-// text "firstEntryJson". A callback that started the workflow gets `OK` from n8n, once it is stored. The customer return writes every answer itself, hence 'noData'.
+// text "firstEntryJson". A callback that started the workflow gets `OK` from n8n, once it is stored.
+// The customer return writes every answer itself, hence 'noData'.
 const callback = { path: CALLBACK_PATH, responseMode: 'onReceived', responseData: FIXED_BODIES[200], isFullPath: false } as const;
 const customerReturn = { path: RETURN_PATH, responseMode: 'onReceived', responseData: 'noData', isFullPath: false } as const;
 

@@ -3,7 +3,7 @@
 // A callback that starts the workflow is answered by n8n, after it has stored the execution.
 import type { IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import type { MerchantCredentials } from '../shared/protocol/signing';
+import { credentialSecrets } from '../shared/protocol/signing';
 import { merchantCredentials } from '../shared/transport';
 import { clampTimeout, confirmWithStatusQuery, type ConfirmMode } from './confirm';
 import { readCallbackFields, type ReadOutcome } from './fields';
@@ -31,7 +31,7 @@ export async function handleServerCallback(ctx: IWebhookFunctions): Promise<IWeb
 	}
 	const { fields } = read;
 	const credentials = await merchantCredentials(ctx);
-	const secrets = secretsOf(credentials);
+	const secrets = credentialSecrets(credentials);
 	const verification = verifyCallback(fields, credentials.controlKey);
 	if (!verification.genuine && ctx.getNodeParameter('verifySignature', true) !== false) {
 		const log = verification.reason === 'no-control-key' ? ctx.logger.error : ctx.logger.warn;
@@ -101,7 +101,7 @@ export async function handleCustomerReturn(ctx: IWebhookFunctions): Promise<IWeb
 	}
 	const { fields } = read;
 	const credentials = await merchantCredentials(ctx);
-	const secrets = secretsOf(credentials);
+	const secrets = credentialSecrets(credentials);
 	const verification = verifyCallback(fields, credentials.controlKey);
 	if (!verification.genuine && ctx.getNodeParameter('verifySignature', true) !== false) {
 		ctx.logger.warn(`${LOG_PREFIX} sent a customer return to the failure page: ${describeVerificationFailure(verification.reason)}`, {
@@ -145,12 +145,6 @@ function filterSettings(ctx: IWebhookFunctions): FilterSettings {
 		statuses: (ctx.getNodeParameter('statuses', []) as string[]) ?? [],
 		transactionTypes: (ctx.getNodeParameter('transactionTypes', []) as string[]) ?? [],
 	};
-}
-
-function secretsOf(credentials: MerchantCredentials): string[] {
-	return [credentials.controlKey, credentials.privateKey, credentials.privateKeyPassphrase].filter(
-		(value): value is string => typeof value === 'string' && value.length > 0,
-	);
 }
 
 export function eventOf(webhookName: string, returnWebhook: string): CallbackEvent {

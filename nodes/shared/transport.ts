@@ -16,7 +16,7 @@ import { GatewayInputError } from './protocol/errors';
 import { maskText } from './protocol/masking';
 import { loadRsaPrivateKey } from './protocol/oauth';
 import { classifyReply, JSON_MEDIA_TYPE, parseGatewayReply, type GatewayFailure, type GatewayReply } from './protocol/reply';
-import { SIGNING_HEADER, encodeForm, type MerchantCredentials } from './protocol/signing';
+import { PARSED_RSA_KEY, SIGNING_HEADER, credentialSecrets, encodeForm, type MerchantCredentials } from './protocol/signing';
 
 export const CREDENTIAL_TYPE = 'cardGatewayApi';
 
@@ -66,13 +66,6 @@ function memoOf(ctx: GatewayContext): ExecutionMemo {
 	if (!memo) perExecution.set(ctx, (memo = {}));
 	return memo;
 }
-
-/**
- * The request option through which the transport hands the already parsed RSA key to the
- * credential's `authenticate` (which otherwise parses the PEM for every request). Not enumerable:
- * it never reaches the HTTP client or a log.
- */
-export const PARSED_RSA_KEY = Symbol.for('n8n-nodes-card-gateway.parsedRsaKey');
 
 export async function merchantCredentials(ctx: GatewayContext): Promise<MerchantCredentials> {
 	const memo = memoOf(ctx);
@@ -210,6 +203,5 @@ function unreachable(error: unknown, credentials: MerchantCredentials): GatewayO
 	// n8n wraps network errors in NodeApiError and keeps their code in httpCode.
 	const cause = error as { code?: string; cause?: { code?: string }; httpCode?: string; message?: string };
 	const code = cause.code ?? cause.cause?.code ?? cause.httpCode ?? 'UNKNOWN';
-	const secrets = [credentials.controlKey, credentials.privateKey ?? '', credentials.privateKeyPassphrase ?? ''];
-	return { kind: 'unreachable', code, message: maskText(String(cause.message ?? error), secrets) };
+	return { kind: 'unreachable', code, message: maskText(String(cause.message ?? error), credentialSecrets(credentials)) };
 }

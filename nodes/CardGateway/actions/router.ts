@@ -1,6 +1,7 @@
 import { NodeApiError, NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
 
 import { maskSensitive, maskText } from '../../shared/protocol/masking';
+import { credentialSecrets } from '../../shared/protocol/signing';
 import { merchantCredentials } from '../../shared/transport';
 
 import * as cardReference from './cardReference';
@@ -41,7 +42,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	if (!items.length) return [[]];
 
 	const credentials = await merchantCredentials(this);
-	const secrets = [credentials.controlKey, credentials.privateKey ?? '', credentials.privateKeyPassphrase ?? ''];
+	const secrets = credentialSecrets(credentials);
 	const concurrency = runOptions(this.getNodeParameter('options', 0, {}) as IDataObject).concurrency;
 	const results: INodeExecutionData[] = new Array(items.length);
 	const failures: Array<{ index: number; error: Error }> = [];

@@ -21,6 +21,20 @@ export interface MerchantCredentials {
 	endpointGroupId?: string | number;
 }
 
+/**
+ * The request option through which the node's transport hands the RSA key it parsed once per
+ * execution to the credential's `authenticate` (which otherwise parses the PEM for every request).
+ * Not enumerable: it never reaches the HTTP client or a log.
+ */
+export const PARSED_RSA_KEY = Symbol.for('n8n-nodes-card-gateway.parsedRsaKey');
+
+/** The credential's secrets, which never leave the node: masked out of every output, error and log. */
+export function credentialSecrets(credentials: MerchantCredentials): string[] {
+	return [credentials.controlKey, credentials.privateKey, credentials.privateKeyPassphrase].filter(
+		(value): value is string => typeof value === 'string' && value.length > 0,
+	);
+}
+
 /** Orders the credential test asks about; it never exists, so the probe moves nothing. */
 export const CREDENTIAL_TEST_ORDER_ID = 'n8n-credential-test';
 
