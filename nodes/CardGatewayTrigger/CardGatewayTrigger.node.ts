@@ -9,7 +9,8 @@ import {
 
 import { CALLBACK_WEBHOOK, RETURN_WEBHOOK, properties, webhooks } from './description';
 import { eventOf, handleCustomerReturn, handleServerCallback } from './handle';
-import { GATEWAY_CALLBACK_PORTS, effectivePort } from './respond';
+import { maskText } from '../shared/protocol/masking';
+import { GATEWAY_CALLBACK_PORTS, effectivePort, sendFixed, type ResponseWriter } from './respond';
 
 export class CardGatewayTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -65,8 +66,16 @@ export class CardGatewayTrigger implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		return eventOf(this.getWebhookName(), RETURN_WEBHOOK) === 'customerReturn'
-			? await handleCustomerReturn(this)
-			: await handleServerCallback(this);
+		try {
+			return eventOf(this.getWebhookName(), RETURN_WEBHOOK) === 'customerReturn'
+				? await handleCustomerReturn(this)
+				: await handleServerCallback(this);
+		} catch (error) {
+			// Nothing starts and nothing is stored; a 500 makes the gateway send the callback again later.
+			this.logger.error(`Card Gateway Trigger: could not handle a request (HTTP 500): ${maskText(String((error as Error).message ?? error))}`);
+			const res = this.getResponseObject() as unknown as ResponseWriter;
+			if (!res.headersSent) sendFixed(res, 500);
+			return { noWebhookResponse: true };
+		}
 	}
 }

@@ -6,7 +6,8 @@ import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 import { maskText } from '../shared/protocol/masking';
 import { isOrderNotFound } from '../shared/protocol/reply';
 import { gatewayRequest, merchantCredentials, type GatewayOutcome } from '../shared/transport';
-import { normaliseStatus, pick, typeKey } from './normalise';
+import { sameAmount } from '../shared/protocol/amount';
+import { normaliseStatus, pick, safeBin, safeLastFour, typeKey } from './normalise';
 
 export type ConfirmMode = 'off' | 'emitOnlyWhenConfirmed' | 'emitWithConfirmedFlag';
 
@@ -22,22 +23,47 @@ export type ConfirmOutcome =
 	| { kind: 'definitive'; confirmed: boolean; confirmation: IDataObject }
 	| { kind: 'retry'; reason: string };
 
-/** What the callback claims, in the terms the status reply is compared on. */
+/** What the callback claims: the fields of the emitted item, in the terms the status reply is compared on. */
 export interface CallbackClaim {
 	status: string;
 	type?: string;
 	amount?: string;
 	currency?: string;
 	orderid?: string;
+	client_orderid?: string;
+	/** Other item fields that a status reply may also carry, by item name. */
+	details: Record<string, string>;
 }
 
-export function claimOf(fields: Readonly<Record<string, string>>): CallbackClaim {
+/** Item fields besides the core ones, with the status reply's spellings of them. */
+const DETAILS: ReadonlyArray<readonly [string, readonly string[]]> = [
+	['approvalCode', ['approval-code', 'approval_code']],
+	['errorCode', ['error-code', 'error_code']],
+	['errorMessage', ['error-message', 'error_message']],
+	['descriptor', ['descriptor']],
+	['processorTxId', ['processor-tx-id', 'processor_tx_id']],
+	['cardType', ['card-type', 'card_type']],
+	['bin', ['bin']],
+	['lastFourDigits', ['last-four-digits', 'last_four_digits']],
+];
+
+export const CONFIRMABLE_DETAILS = DETAILS.map(([name]) => name);
+
+export function claimOf(item: IDataObject): CallbackClaim {
+	const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
+	const details: Record<string, string> = {};
+	for (const [name] of DETAILS) {
+		const value = text(item[name]);
+		if (value !== undefined) details[name] = value;
+	}
 	return {
-		status: normaliseStatus(fields.status),
-		type: emptyToUndefined(fields.type),
-		amount: emptyToUndefined(fields.amount),
-		currency: emptyToUndefined(fields.currency),
-		orderid: emptyToUndefined(fields.orderid),
+		status: normaliseStatus(text(item.status)),
+		type: text(item.type),
+		amount: text(item.amount),
+		currency: text(item.currency),
+		orderid: text(item.orderid),
+		client_orderid: text(item.client_orderid),
+		details,
 	};
 }
 
@@ -48,21 +74,26 @@ export function claimOf(fields: Readonly<Record<string, string>>): CallbackClaim
  */
 const FOLLOW_UP_TYPES = new Set(['capture', 'reversal', 'cancel', 'chargeback', 'void', 'return', 'refund'].map(typeKey));
 
+/**
+ * Asks the gateway about the order the verified callback names (`ids`: its signed identifiers, as
+ * received) and compares every field the item reports.
+ */
 export async function confirmWithStatusQuery(
 	ctx: IWebhookFunctions,
-	fields: Readonly<Record<string, string>>,
+	item: IDataObject,
+	ids: { orderid: string; client_orderid: string },
 	timeoutSeconds: number,
 ): Promise<ConfirmOutcome> {
 	const credentials = await merchantCredentials(ctx);
-	const clientOrderId = pick(fields, ['client_orderid', 'merchant_order']) ?? '';
+	const claim = claimOf(item);
 	let outcome: GatewayOutcome;
 	try {
 		outcome = await gatewayRequest(ctx, {
 			operation: 'status',
 			fields: [
 				['login', String(credentials.login ?? '')],
-				['client_orderid', clientOrderId],
-				['orderid', fields.orderid ?? ''],
+				['client_orderid', ids.client_orderid],
+				['orderid', ids.orderid],
 			],
 			timeoutMs: clampTimeout(timeoutSeconds) * 1000,
 		});
@@ -70,7 +101,7 @@ export async function confirmWithStatusQuery(
 		// A configuration problem found before sending (e.g. no endpoint ID in the credential).
 		return { kind: 'retry', reason: `the status query could not be sent: ${(error as Error).message}` };
 	}
-	return interpretStatusOutcome(outcome, claimOf(fields), [String(credentials.controlKey ?? '')]);
+	return interpretStatusOutcome(outcome, claim, [String(credentials.controlKey ?? '')]);
 }
 
 export function clampTimeout(seconds: unknown): number {
@@ -79,10 +110,16 @@ export function clampTimeout(seconds: unknown): number {
 	return Math.min(Math.max(value, 1), MAX_CONFIRM_TIMEOUT_SECONDS);
 }
 
-/** Pure: decides from the status query's outcome whether the callback is confirmed, refuted or undecided. */
+/**
+ * Pure: decides from the status query's outcome whether the callback is confirmed, refuted or
+ * undecided. Confirmed means every core field the item reports (status, type, amount, currency,
+ * both order IDs) was compared with the gateway's answer and agrees; a field that cannot be
+ * compared is a reason not to confirm. Other fields are compared when the reply carries them and
+ * otherwise listed as `unchecked`.
+ */
 export function interpretStatusOutcome(outcome: GatewayOutcome, claim: CallbackClaim, secrets: readonly string[] = []): ConfirmOutcome {
-	if (outcome.kind === 'unreachable') {
-		return { kind: 'retry', reason: `the gateway did not answer the status query: ${maskText(outcome.message, secrets)} (${outcome.code})` };
+	if (outcome.kind === 'lost') {
+		return { kind: 'retry', reason: `no gateway reply to the status query: ${outcome.what} (${maskText(outcome.message, secrets)})` };
 	}
 	const { reply, failure } = outcome;
 	if (failure) {
@@ -111,34 +148,63 @@ export function interpretStatusOutcome(outcome: GatewayOutcome, claim: CallbackC
 		return { kind: 'retry', reason: `the gateway still reports the order as processing while the callback says ${claim.status || 'nothing'}` };
 	}
 	const mismatches: string[] = [];
+	// The item's values are masked (a value that reads as a card number is cut): compare masked forms.
+	const gateway = (spellings: readonly string[]) => {
+		const value = emptyToUndefined(pick(fields, spellings));
+		return value === undefined ? undefined : maskText(value, secrets);
+	};
 	if (status === 'error' && isOrderNotFound(reply)) {
 		// Some gateways answer a signed query for an unknown order with a status reply, not an error.
 		confirmation.found = false;
 		mismatches.push('order not found');
 	}
+	if (status !== claim.status) mismatches.push(`status: callback "${claim.status}", gateway "${status}"`);
+
 	// The reply describes the order's latest transaction. When that is not the callback's own
 	// transaction (a sale callback retried after a refund), it cannot confirm the callback.
-	const gatewayType = emptyToUndefined(pick(fields, ['transaction-type', 'transaction_type']));
-	if (claim.type !== undefined && gatewayType !== undefined && typeKey(claim.type) !== typeKey(gatewayType)) {
-		mismatches.push(`type: callback "${claim.type}", gateway "${gatewayType}" (the order has a later transaction)`);
-	}
-	if (status !== claim.status) mismatches.push(`status: callback "${claim.status}", gateway "${status}"`);
-	const amount = emptyToUndefined(fields.amount);
-	const followUp = FOLLOW_UP_TYPES.has(typeKey(claim.type ?? gatewayType));
+	const gatewayType = gateway(['transaction-type', 'transaction_type']);
+	if (claim.type === undefined) mismatches.push('type: the callback names no transaction type, so it cannot be compared');
+	else if (gatewayType === undefined) mismatches.push('type: the status reply names no transaction type, so it cannot be compared');
+	else if (typeKey(claim.type) !== typeKey(gatewayType)) mismatches.push(`type: callback "${claim.type}", gateway "${gatewayType}" (the order has a later transaction)`);
+
+	const amount = gateway(['amount']);
+	const followUp = [claim.type, gatewayType].some((type) => type !== undefined && FOLLOW_UP_TYPES.has(typeKey(type)));
 	confirmation.amountChecked = claim.amount !== undefined && amount !== undefined && !followUp;
-	if (confirmation.amountChecked && !sameAmount(claim.amount!, amount!)) {
-		mismatches.push(`amount: callback "${claim.amount}", gateway "${amount}"`);
+	if (claim.amount !== undefined) {
+		if (followUp) mismatches.push(`amount: a ${claim.type ?? gatewayType}'s own amount cannot be compared (the status reports the order's amount, "${amount ?? ''}")`);
+		else if (amount === undefined) mismatches.push('amount: the status reply carries no amount, so it cannot be compared');
+		else if (!sameAmount(claim.amount, amount)) mismatches.push(`amount: callback "${claim.amount}", gateway "${amount}"`);
 	}
-	const currency = emptyToUndefined(fields.currency);
-	if (claim.currency !== undefined && currency !== undefined && claim.currency.trim().toUpperCase() !== currency.trim().toUpperCase()) {
-		mismatches.push(`currency: callback "${claim.currency}", gateway "${currency}"`);
+	compareExact(mismatches, 'currency', claim.currency?.trim().toUpperCase(), gateway(['currency'])?.trim().toUpperCase());
+	compareExact(mismatches, 'orderid', claim.orderid, gateway(['paynet-order-id', 'orderid', 'paynet_order_id']));
+	compareExact(mismatches, 'client_orderid', claim.client_orderid, gateway(['merchant-order-id', 'client_orderid', 'merchant_order']));
+
+	const unchecked: string[] = [];
+	for (const [name, spellings] of DETAILS) {
+		const claimed = claim.details[name];
+		if (claimed === undefined) continue;
+		const answered = gateway(spellings);
+		if (answered === undefined) unchecked.push(name);
+		else if (!sameDetail(name, claimed, answered)) mismatches.push(`${name}: callback "${claimed}", gateway "${answered}"`);
 	}
-	const gatewayOrderId = emptyToUndefined(pick(fields, ['paynet-order-id', 'orderid']));
-	if (claim.orderid !== undefined && gatewayOrderId !== undefined && claim.orderid.trim() !== gatewayOrderId.trim()) {
-		mismatches.push(`orderid: callback "${claim.orderid}", gateway "${gatewayOrderId}"`);
-	}
+	confirmation.unchecked = unchecked;
 	confirmation.mismatches = mismatches.map((text) => maskText(text, secrets));
 	return { kind: 'definitive', confirmed: mismatches.length === 0, confirmation };
+}
+
+/** A field the item reports must be in the reply and equal there; one the item does not report is not compared. */
+function compareExact(mismatches: string[], name: string, claimed: string | undefined, answered: string | undefined): void {
+	if (claimed === undefined) return;
+	if (answered === undefined) mismatches.push(`${name}: the status reply carries none, so it cannot be compared`);
+	else if (claimed !== answered) mismatches.push(`${name}: callback "${claimed}", gateway "${answered}"`);
+}
+
+/** The item reduces card data (BIN to 6–8 digits, last four) and lower-cases nothing else. */
+function sameDetail(name: string, claimed: string, answered: string): boolean {
+	if (name === 'bin') return safeBin(answered) === claimed;
+	if (name === 'lastFourDigits') return safeLastFour(answered) === claimed;
+	if (name === 'cardType') return answered.trim().toLowerCase() === claimed.trim().toLowerCase();
+	return claimed.trim() === answered.trim();
 }
 
 function confirmationOf(fields: Readonly<Record<string, string>>, secrets: readonly string[]): IDataObject {
@@ -159,25 +225,9 @@ function confirmationOf(fields: Readonly<Record<string, string>>, secrets: reado
 	for (const [name, spellings] of picks) {
 		const value = pick(fields, spellings);
 		if (value === undefined || value === '') continue;
-		// Identifiers stay exact (a serial number can look like a card number); free text is scrubbed.
-		confirmation[name] = name === 'status' ? normaliseStatus(value) : name === 'errorMessage' ? maskText(value, secrets) : value;
+		confirmation[name] = maskText(name === 'status' ? normaliseStatus(value) : value, secrets);
 	}
 	return confirmation;
-}
-
-/** Decimal amounts compare by value: "10.5" = "10.50" = "010.50"; anything else compares as text. */
-export function sameAmount(a: string, b: string): boolean {
-	const canonical = (value: string) => {
-		const match = /^(\d+)(?:\.(\d*))?$/.exec(value.trim());
-		if (!match) return undefined;
-		const integer = match[1].replace(/^0+(?=\d)/, '');
-		const fraction = (match[2] ?? '').replace(/0+$/, '');
-		return fraction ? `${integer}.${fraction}` : integer;
-	};
-	const left = canonical(a);
-	const right = canonical(b);
-	if (left === undefined || right === undefined) return a.trim() === b.trim();
-	return left === right;
 }
 
 function emptyToUndefined(value: string | undefined): string | undefined {

@@ -8,7 +8,7 @@ import { merchantCredentials } from '../shared/transport';
 import { clampTimeout, confirmWithStatusQuery, type ConfirmMode } from './confirm';
 import { readCallbackFields, type ReadOutcome } from './fields';
 import { passesFilters, type FilterSettings } from './filters';
-import { logSummary, normaliseCallback, normaliseStatus, type CallbackEvent } from './normalise';
+import { conflictingSpellings, IDENTIFIERS, logSummary, normaliseCallback, normaliseStatus, pick, type CallbackEvent } from './normalise';
 import { redirectTarget, sendFixed, sendRedirect, setPlainTextHeaders, type ResponseWriter } from './respond';
 import { describeVerificationFailure, verifyCallback } from './verify';
 
@@ -50,7 +50,8 @@ export async function handleServerCallback(ctx: IWebhookFunctions): Promise<IWeb
 	}
 	const mode = ctx.getNodeParameter('confirm', 'off') as ConfirmMode;
 	if (mode === 'emitOnlyWhenConfirmed' || mode === 'emitWithConfirmedFlag') {
-		const outcome = await confirmWithStatusQuery(ctx, fields, clampTimeout(ctx.getNodeParameter('confirmTimeout', 10)));
+		const ids = { orderid: pick(fields, IDENTIFIERS[0][1]) ?? '', client_orderid: pick(fields, IDENTIFIERS[1][1]) ?? '' };
+		const outcome = await confirmWithStatusQuery(ctx, item, ids, clampTimeout(ctx.getNodeParameter('confirmTimeout', 10)));
 		if (outcome.kind === 'retry') {
 			ctx.logger.warn(`${LOG_PREFIX} answered 503 so the gateway resends the callback later: ${outcome.reason}`, {
 				method,
@@ -61,6 +62,8 @@ export async function handleServerCallback(ctx: IWebhookFunctions): Promise<IWeb
 		}
 		item.confirmed = outcome.confirmed;
 		item.confirmation = outcome.confirmation;
+		// A confirmed item reports only what the gateway attested; the rest stays in `raw`, as received.
+		if (outcome.confirmed) for (const name of (outcome.confirmation.unchecked as string[] | undefined) ?? []) delete item[name];
 		if (!outcome.confirmed && mode === 'emitOnlyWhenConfirmed') {
 			ctx.logger.warn(`${LOG_PREFIX} the status query does not confirm the callback; acknowledged, nothing started`, {
 				method,
@@ -122,22 +125,33 @@ export async function handleCustomerReturn(ctx: IWebhookFunctions): Promise<IWeb
 	return { noWebhookResponse: true, workflowData: [[{ json: item }]] };
 }
 
+/** A gateway sends query strings, form bodies or JSON; anything else is refused unread (HTTP 400). */
 async function readRequest(ctx: IWebhookFunctions): Promise<{ method: string; read: ReadOutcome }> {
 	const req = ctx.getRequestObject() as unknown as RequestLike;
 	const method = String(req.method ?? 'GET').toUpperCase();
-	if (method === 'POST' && req.rawBody === undefined && typeof req.readRawBody === 'function') {
-		// n8n only reads the raw body on demand for some start nodes; read it before falling back to it.
-		await req.readRawBody();
-	}
 	const headers = ctx.getHeaderData();
-	const read = readCallbackFields({
-		method,
-		query: ctx.getQueryData(),
-		body: method === 'POST' ? ctx.getBodyData() : undefined,
-		rawBody: req.rawBody,
-		contentType: typeof headers['content-type'] === 'string' ? headers['content-type'] : undefined,
-	});
-	return { method, read };
+	const contentType = typeof headers['content-type'] === 'string' ? headers['content-type'] : undefined;
+	if (method === 'POST' && contentType && /^\s*multipart\//i.test(contentType)) {
+		return { method, read: { ok: false, reason: 'a multipart body is not a gateway callback' } };
+	}
+	try {
+		if (method === 'POST' && req.rawBody === undefined && typeof req.readRawBody === 'function') {
+			// n8n only reads the raw body on demand for some start nodes; read it before falling back to it.
+			await req.readRawBody();
+		}
+		const read = readCallbackFields({
+			method,
+			query: ctx.getQueryData(),
+			body: method === 'POST' ? ctx.getBodyData() : undefined,
+			rawBody: req.rawBody,
+			contentType,
+		});
+		if (!read.ok) return { method, read };
+		const conflict = conflictingSpellings(read.fields);
+		return { method, read: conflict ? { ok: false, reason: conflict } : read };
+	} catch {
+		return { method, read: { ok: false, reason: 'the request could not be read' } };
+	}
 }
 
 function filterSettings(ctx: IWebhookFunctions): FilterSettings {

@@ -16,23 +16,39 @@ export interface NormaliseOptions {
 }
 
 // Output name → the spellings the gateway (or its white labels) use for it, first match wins.
-const IDENTIFIERS: ReadonlyArray<readonly [string, readonly string[]]> = [
+export const IDENTIFIERS: ReadonlyArray<readonly [string, readonly string[]]> = [
 	['orderid', ['orderid', 'paynet-order-id', 'paynet_order_id']],
 	['client_orderid', ['client_orderid', 'merchant_order', 'client-order-id', 'merchant-order-id']],
 ];
 
-// `text`: free text, scrubbed of card numbers and secrets. The others are codes and identifiers,
-// kept exact so they can be matched (a long processor id can look like a card number).
-const OPTIONAL_FIELDS: ReadonlyArray<readonly [string, readonly string[], 'text' | 'exact']> = [
-	['amount', ['amount'], 'exact'],
-	['currency', ['currency'], 'exact'],
-	['errorCode', ['error_code', 'error-code'], 'exact'],
-	['errorMessage', ['error_message', 'error-message'], 'text'],
-	['approvalCode', ['approval-code', 'approval_code'], 'exact'],
-	['descriptor', ['descriptor'], 'text'],
-	['processorTxId', ['processor-tx-id', 'processor_tx_id'], 'exact'],
-	['cardType', ['card-type', 'card_type'], 'text'],
+// Every value is scrubbed of card numbers and secrets, identifiers too: a value that reads as a card
+// number (12–19 digits passing the Luhn check) is masked wherever it stands. Checks compare masked forms.
+const OPTIONAL_FIELDS: ReadonlyArray<readonly [string, readonly string[]]> = [
+	['amount', ['amount']],
+	['currency', ['currency']],
+	['errorCode', ['error_code', 'error-code']],
+	['errorMessage', ['error_message', 'error-message']],
+	['approvalCode', ['approval-code', 'approval_code']],
+	['descriptor', ['descriptor']],
+	['processorTxId', ['processor-tx-id', 'processor_tx_id']],
+	['cardType', ['card-type', 'card_type']],
 ];
+
+/** Every field the item reads under more than one spelling. */
+const TYPE_SPELLINGS = ['type', 'transaction-type', 'transaction_type'] as const;
+
+/**
+ * A request that spells one field twice with different values is refused: the item reads one
+ * spelling, a check could read the other (a forged `transaction-type` beside a genuine `type`).
+ */
+export function conflictingSpellings(fields: Readonly<Record<string, string>>): string | undefined {
+	const groups = [TYPE_SPELLINGS, ...OPTIONAL_FIELDS.map(([, spellings]) => spellings), ['last-four-digits', 'last_four_digits']];
+	for (const spellings of groups) {
+		const values = new Set(spellings.filter((name) => Object.prototype.hasOwnProperty.call(fields, name)).map((name) => fields[name]));
+		if (values.size > 1) return `the parameters ${spellings.join(' / ')} disagree`;
+	}
+	return undefined;
+}
 
 export function pick(fields: Readonly<Record<string, string>>, names: readonly string[]): string | undefined {
 	for (const name of names) {
@@ -66,14 +82,14 @@ export function normaliseCallback(fields: Readonly<Record<string, string>>, opti
 	const { secrets } = options;
 	const item: IDataObject = {
 		event: options.event,
-		status: normaliseStatus(fields.status),
+		status: maskText(normaliseStatus(fields.status), options.secrets),
 	};
-	const type = pick(fields, ['type', 'transaction-type', 'transaction_type']);
-	if (type !== undefined) item.type = type.trim().toLowerCase();
-	for (const [name, spellings] of IDENTIFIERS) item[name] = pick(fields, spellings) ?? '';
-	for (const [name, spellings, kind] of OPTIONAL_FIELDS) {
+	const type = pick(fields, TYPE_SPELLINGS);
+	if (type !== undefined) item.type = maskText(type.trim().toLowerCase(), secrets);
+	for (const [name, spellings] of IDENTIFIERS) item[name] = maskText(pick(fields, spellings) ?? '', secrets);
+	for (const [name, spellings] of OPTIONAL_FIELDS) {
 		const value = pick(fields, spellings);
-		if (value !== undefined) item[name] = kind === 'text' ? maskText(value, secrets) : value;
+		if (value !== undefined) item[name] = maskText(value, secrets);
 	}
 	const bin = pick(fields, ['bin']);
 	if (bin !== undefined) item.bin = safeBin(bin);

@@ -4,6 +4,7 @@
 
 /** The part of express's Response the trigger uses. */
 export interface ResponseWriter {
+	headersSent?: boolean;
 	status(code: number): ResponseWriter;
 	setHeader(name: string, value: string): unknown;
 	send(body?: unknown): unknown;

@@ -15,12 +15,12 @@ export function verifyCallback(fields: Readonly<Record<string, string>>, control
 	if (!control) return { genuine: false, reason: 'no-control' };
 	if (!HEX_40.test(control)) return { genuine: false, reason: 'malformed-control' };
 	if (typeof controlKey !== 'string' || controlKey === '') return { genuine: false, reason: 'no-control-key' };
-	// The item reports these identifiers; every spelling sent must be the value the signature covers,
-	// or a genuine control could carry a forged client_orderid (reliability campaign 2).
-	const signedOrder = (fields.merchant_order ?? fields.client_orderid ?? '').trim();
-	const signedOrderId = (fields.orderid ?? '').trim();
+	// The item reports these identifiers; every spelling sent must be exactly the value the signature
+	// covers (not even a space apart), or a genuine control could carry a forged client_orderid.
+	const signedOrder = fields.merchant_order ?? fields.client_orderid ?? '';
+	const signedOrderId = fields.orderid ?? '';
 	const differs = (names: readonly string[], signedValue: string) =>
-		names.some((name) => Object.prototype.hasOwnProperty.call(fields, name) && String(fields[name]).trim() !== signedValue);
+		names.some((name) => Object.prototype.hasOwnProperty.call(fields, name) && fields[name] !== signedValue);
 	if (differs(MERCHANT_ORDER_SPELLINGS, signedOrder) || differs(ORDER_ID_SPELLINGS, signedOrderId)) return { genuine: false, reason: 'mismatch' };
 	const signed = {
 		status: fields.status,

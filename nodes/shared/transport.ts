@@ -10,12 +10,13 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
-import { OPERATIONS, operationUrl, type AuthScheme, type OperationId } from './protocol/catalogue';
+import { withMoneyEffect } from './moneyEffect';
+import { OPERATIONS, operationUrl, type AuthScheme, type GatewayOperation, type OperationId } from './protocol/catalogue';
 import { controlSignature } from './protocol/control';
 import { GatewayInputError } from './protocol/errors';
 import { maskText } from './protocol/masking';
 import { loadRsaPrivateKey } from './protocol/oauth';
-import { classifyReply, JSON_MEDIA_TYPE, parseGatewayReply, type GatewayFailure, type GatewayReply } from './protocol/reply';
+import { classifyReply, JSON_MEDIA_TYPE, notAGatewayReply, parseGatewayReply, type GatewayFailure, type GatewayReply } from './protocol/reply';
 import { PARSED_RSA_KEY, SIGNING_HEADER, credentialSecrets, encodeForm, type MerchantCredentials } from './protocol/signing';
 
 export const CREDENTIAL_TYPE = 'cardGatewayApi';
@@ -40,12 +41,45 @@ export interface GatewayCall {
 }
 
 /**
- * What came back: a parsed gateway reply (with its failure, if it is one), or no reply at all.
- * `unreachable` means the request may or may not have reached the gateway.
+ * What came back: a gateway reply to this request (with its refusal, if it is one), or a lost
+ * reply. `lost` covers everything after which the request may or may not have been carried out
+ * (timeouts, resets, HTTP 5xx, redirects, bodies that are not a gateway reply, replies about
+ * another order); `nothingSent` is true only when no connection could be opened at all.
  */
 export type GatewayOutcome =
 	| { kind: 'reply'; reply: GatewayReply; failure?: GatewayFailure }
-	| { kind: 'unreachable'; code: string; message: string };
+	| LostReply;
+
+export interface LostReply {
+	kind: 'lost';
+	/** A network error code (ETIMEDOUT…) or `HTTP <status>`. */
+	code: string;
+	/** In words, for messages (n8n replaces messages that contain bare error codes). */
+	what: string;
+	/** Details, masked. */
+	message: string;
+	nothingSent: boolean;
+	httpStatus?: number;
+}
+
+/** Connection errors that happen before a single byte of the request left: nothing was sent. */
+const NOTHING_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+const CODE_WORDS: Record<string, string> = {
+	ECONNABORTED: 'the reply timed out',
+	ETIMEDOUT: 'the reply timed out',
+	ESOCKETTIMEDOUT: 'the reply timed out',
+	ECONNRESET: 'the connection was reset',
+	EPIPE: 'the connection broke',
+	ECONNREFUSED: 'the connection was refused',
+	ENOTFOUND: 'the host name is unknown',
+	EAI_AGAIN: 'the host name could not be resolved',
+	EHOSTUNREACH: 'the host is unreachable',
+	ENETUNREACH: 'the network is unreachable',
+};
+
+/** Node's timers fire at once beyond this (2^31 - 1 ms), which would turn a timeout into an instant failure. */
+export const MAX_TIMEOUT_MS = 2_147_483_647;
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
@@ -88,7 +122,10 @@ function rsaKeyOf(ctx: GatewayContext, credentials: MerchantCredentials): KeyObj
 	return key;
 }
 
-/** Signs (control here, OAuth in the credential), sends and parses one gateway request. */
+/**
+ * Signs (control here, OAuth in the credential), sends and parses one gateway request. What it
+ * throws is thrown before anything was sent; what happened after sending is in the outcome.
+ */
 export async function gatewayRequest(ctx: GatewayContext, call: GatewayCall): Promise<GatewayOutcome> {
 	const credentials = await merchantCredentials(ctx);
 	const operation = OPERATIONS[call.operation];
@@ -123,13 +160,15 @@ export async function gatewayRequest(ctx: GatewayContext, call: GatewayCall): Pr
 	if (auth === 'oauth-rsa-sha256') headers[SIGNING_HEADER] = 'RSA-SHA256';
 	const request: IHttpRequestOptions = {
 		method: 'POST',
-		url: operationUrl(credentials.baseUrl, operation, endpoint),
+		url: checkedUrl(ctx, credentials.baseUrl, operation, endpoint, call.itemIndex),
 		headers,
 		body: encodeForm(body),
 		json: false,
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
-		timeout: call.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+		// A redirect would re-send the body (card data) and the signature to another host.
+		disableFollowRedirect: true,
+		timeout: checkedTimeout(ctx, call.timeoutMs, call.itemIndex),
 	};
 	if (rsaKey) Object.defineProperty(request, PARSED_RSA_KEY, { value: rsaKey, enumerable: false });
 	let response: IN8nHttpFullResponse;
@@ -141,7 +180,62 @@ export async function gatewayRequest(ctx: GatewayContext, call: GatewayCall): Pr
 	}
 	const contentType = String(response.headers?.['content-type'] ?? '');
 	const reply = parseGatewayReply(response.statusCode, contentType, response.body);
+	if (reply.httpStatus >= 500) {
+		return lost(`HTTP ${reply.httpStatus}`, `the gateway answered HTTP ${reply.httpStatus}`, classifyReply(reply)?.message ?? '');
+	}
+	const foreign = notAGatewayReply(reply, {
+		clientOrderId: operation.orderIdField ? fieldValue(fields, operation.orderIdField) : undefined,
+		orderId: fieldValue(fields, 'orderid'),
+	});
+	if (foreign) {
+		const refused = reply.httpStatus === 401 || reply.httpStatus === 403 ? ' (a refusal of the signature, but not in a gateway reply)' : '';
+		return lost(`HTTP ${reply.httpStatus}`, `the answer was ${foreign}${refused}`, contentType ? `content type ${contentType}` : 'no content type');
+	}
 	return { kind: 'reply', reply, failure: classifyReply(reply) };
+}
+
+/** Words for a lost reply's code, for messages. */
+export function inWords(code: string): string {
+	return CODE_WORDS[code] ?? (code.startsWith('HTTP ') ? `the gateway answered ${code}` : 'the connection failed');
+}
+
+function lost(code: string, what: string, message: string, httpStatus = Number(code.slice(5)) || undefined): LostReply {
+	return { kind: 'lost', code, what, message, nothingSent: false, httpStatus };
+}
+
+function fieldValue(fields: ReadonlyArray<readonly [string, string]>, name: string): string | undefined {
+	return fields.find(([field]) => field === name)?.[1];
+}
+
+/** The request URL; a base URL that is not http(s) is refused before anything is sent. */
+function checkedUrl(ctx: GatewayContext, baseUrl: string, operation: GatewayOperation, endpoint: EndpointChoice, itemIndex?: number): string {
+	let parsed: URL | undefined;
+	try {
+		parsed = new URL(String(baseUrl ?? '').trim());
+	} catch {
+		parsed = undefined;
+	}
+	if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') || !parsed.hostname) {
+		throw withMoneyEffect(
+			new NodeOperationError(ctx.getNode(), 'The credential\'s "Base URL" is not an absolute http(s) URL; nothing was sent', {
+				itemIndex,
+				description: 'Set the Base URL to the gateway address up to /paynet, e.g. https://sandbox.example.com/paynet.',
+			}),
+			'notSent',
+		);
+	}
+	return operationUrl(baseUrl, operation, endpoint);
+}
+
+function checkedTimeout(ctx: GatewayContext, timeoutMs: number | undefined, itemIndex?: number): number {
+	const timeout = timeoutMs ?? DEFAULT_TIMEOUT_MS;
+	if (!Number.isFinite(timeout) || timeout < 1 || timeout > MAX_TIMEOUT_MS) {
+		throw withMoneyEffect(
+			new NodeOperationError(ctx.getNode(), `"Timeout (Seconds)" must be between 0.001 and ${Math.floor(MAX_TIMEOUT_MS / 1000)}; nothing was sent`, { itemIndex }),
+			'notSent',
+		);
+	}
+	return timeout;
 }
 
 /** The gateway's refusal as the error n8n shows: its message and code, nothing the user sent. */
@@ -199,9 +293,15 @@ function checkSigningMaterial(ctx: GatewayContext, auth: 'oauth-hmac-sha1' | 'oa
 	return auth === 'oauth-rsa-sha256' ? rsaKeyOf(ctx, credentials) : undefined;
 }
 
-function unreachable(error: unknown, credentials: MerchantCredentials): GatewayOutcome {
+function unreachable(error: unknown, credentials: MerchantCredentials): LostReply {
 	// n8n wraps network errors in NodeApiError and keeps their code in httpCode.
 	const cause = error as { code?: string; cause?: { code?: string }; httpCode?: string; message?: string };
 	const code = cause.code ?? cause.cause?.code ?? cause.httpCode ?? 'UNKNOWN';
-	return { kind: 'unreachable', code, message: maskText(String(cause.message ?? error), credentialSecrets(credentials)) };
+	return {
+		kind: 'lost',
+		code,
+		what: inWords(code),
+		message: maskText(String(cause.message ?? error), credentialSecrets(credentials)),
+		nothingSent: NOTHING_SENT.has(code),
+	};
 }

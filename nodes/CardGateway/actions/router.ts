@@ -5,8 +5,9 @@ import { credentialSecrets } from '../../shared/protocol/signing';
 import { merchantCredentials } from '../../shared/transport';
 
 import * as cardReference from './cardReference';
-import type { OperationModule } from './common/operation';
+import { movesMoney, type OperationModule } from './common/operation';
 import { runOptions } from './common/options';
+import { refuseDuplicateOrderIds, stoppedRunError, type ItemOutcome } from './common/runReport';
 import * as hostedForm from './hostedForm';
 import type { CardGatewayType, OperationOf, Resource } from './node.type';
 import * as payment from './payment';
@@ -44,17 +45,21 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const credentials = await merchantCredentials(this);
 	const secrets = credentialSecrets(credentials);
 	const concurrency = runOptions(this.getNodeParameter('options', 0, {}) as IDataObject).concurrency;
+	const money = movesMoney(handler.spec);
+	if (money) refuseDuplicateOrderIds(this, handler.spec, items.length);
 	const results: INodeExecutionData[] = new Array(items.length);
-	const failures: Array<{ index: number; error: Error }> = [];
+	const outcomes: ItemOutcome[] = [];
+	let failed = false;
 	let next = 0;
 
 	const worker = async () => {
 		// After a failure (without Continue On Fail) nothing new starts; items in flight finish.
-		while (!failures.length && next < items.length) {
+		while (!failed && next < items.length) {
 			const index = next++;
 			try {
-				const json = await handler.execute.call(this, index);
-				results[index] = { json: maskSensitive(json, secrets), pairedItem: { item: index } };
+				const json = maskSensitive(await handler.execute.call(this, index), secrets);
+				results[index] = { json, pairedItem: { item: index } };
+				outcomes.push({ index, output: json });
 			} catch (error) {
 				const safe = scrub(error as Error, secrets);
 				if (this.continueOnFail()) {
@@ -66,13 +71,18 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 						pairedItem: { item: index },
 					};
 				} else {
-					failures.push({ index, error: safe });
+					failed = true;
+					outcomes.push({ index, error: safe });
 				}
 			}
 		}
 	};
 	await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
-	if (failures.length) throw failures.reduce((first, failure) => (failure.index < first.index ? failure : first)).error;
+	if (failed) {
+		if (money) throw stoppedRunError(outcomes, items.length);
+		const failures = outcomes.filter((outcome): outcome is { index: number; error: Error } => 'error' in outcome);
+		throw failures.reduce((first, failure) => (failure.index < first.index ? failure : first)).error;
+	}
 	return [results];
 }
 

@@ -72,6 +72,21 @@ export function toMinorUnits(amount: string, currency?: string): string {
 	return (match[1] + fraction).replace(/^0+(?=\d)/, '');
 }
 
+/** Decimal amounts compare by value: "10.5" = "10.50" = "010.50"; anything else compares as text. */
+export function sameAmount(a: string, b: string): boolean {
+	const canonical = (value: string) => {
+		const match = /^(\d+)(?:\.(\d*))?$/.exec(value.trim());
+		if (!match) return undefined;
+		const integer = match[1].replace(/^0+(?=\d)/, '');
+		const fraction = (match[2] ?? '').replace(/0+$/, '');
+		return fraction ? `${integer}.${fraction}` : integer;
+	};
+	const left = canonical(a);
+	const right = canonical(b);
+	if (left === undefined || right === undefined) return a.trim() === b.trim();
+	return left === right;
+}
+
 function describe(value: unknown): string {
 	if (value === null) return 'null';
 	if (Array.isArray(value)) return 'a list';

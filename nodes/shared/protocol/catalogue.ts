@@ -16,8 +16,10 @@ export interface GatewayOperation {
 	control?: readonly ControlPart[];
 	/** The wire name of the merchant's order id for this operation. */
 	orderIdField: string;
-	/** Moves money: a lost reply is resolved by a status query, never by a blind resend. */
+	/** Moves money (or sets up a card to be charged): a lost reply is never resent blindly. */
 	movesMoney: boolean;
+	/** A status query by the merchant order ID finds what this operation creates (so a lost reply can be resolved by it). */
+	statusFindsIt: boolean;
 	/** Accepts an endpoint group instead of an endpoint (`…/group/{id}`). */
 	groupCapable: boolean;
 }
@@ -34,11 +36,11 @@ const PARTIAL_FORMULA: readonly ControlPart[] = [...STATUS_FORMULA, optionalAmou
 const REBILL_FORMULA: readonly ControlPart[] = ['login', { field: 'client_orderid' }, { field: 'cardrefid' }, amountMinor, { field: 'currency' }];
 const TDS_FORMULA: readonly ControlPart[] = ['login', { field: 'client-order-id' }, { field: 'orderid' }];
 
-type OperationOptions = Partial<Pick<GatewayOperation, 'control' | 'orderIdField' | 'movesMoney' | 'groupCapable'>>;
+type OperationOptions = Partial<Pick<GatewayOperation, 'control' | 'orderIdField' | 'movesMoney' | 'statusFindsIt' | 'groupCapable'>>;
 
 // Generic so that an operation declared with a formula is typed as having one.
 function op<O extends OperationOptions = Record<never, never>>(name: string, path: string, auth: AuthScheme, options?: O): GatewayOperation & O {
-	return { name, path, auth, orderIdField: 'client_orderid', movesMoney: false, groupCapable: true, ...(options as O) };
+	return { name, path, auth, orderIdField: 'client_orderid', movesMoney: false, statusFindsIt: true, groupCapable: true, ...(options as O) };
 }
 
 /** Every gateway operation the package knows, keyed by a stable id. Requests are built from this. */
@@ -64,8 +66,17 @@ export const OPERATIONS = {
 	makeRebill: op('REBILL', '/api/v2/make-rebill', 'control', { control: REBILL_FORMULA, movesMoney: true }),
 	makeRebillSale: op('REBILL_SALE', '/api/v2/make-rebill-sale', 'control', { control: REBILL_FORMULA, movesMoney: true }),
 	makeRebillPreauth: op('REBILL_PREAUTH', '/api/v2/make-rebill-preauth', 'control', { control: REBILL_FORMULA, movesMoney: true }),
-	createRecurringPayment: op('CREATE_RP_V4', '/api/v4/create-recurring-payment', 'oauth-rsa-sha256', { orderIdField: 'client-orderid' }),
-	updateRecurringPayment: op('UPDATE_RP_V4', '/api/v4/update-recurring-payment', 'oauth-rsa-sha256', { orderIdField: 'client-orderid' }),
+	// A subscription charges its card on a schedule: it moves money, and it is not an order a status query finds.
+	createRecurringPayment: op('CREATE_RP_V4', '/api/v4/create-recurring-payment', 'oauth-rsa-sha256', {
+		orderIdField: 'client-orderid',
+		movesMoney: true,
+		statusFindsIt: false,
+	}),
+	updateRecurringPayment: op('UPDATE_RP_V4', '/api/v4/update-recurring-payment', 'oauth-rsa-sha256', {
+		orderIdField: 'client-orderid',
+		movesMoney: true,
+		statusFindsIt: false,
+	}),
 	payout: op('PAYOUT', '/api/v2/payout', 'oauth-hmac-sha1', { movesMoney: true }),
 	payoutCheck: op('PAYOUT_V4_CHECK', '/api/v4/payout-check', 'oauth-rsa-sha256'),
 	payoutPay: op('PAYOUT_V4_PAY', '/api/v4/payout-pay', 'oauth-rsa-sha256', { movesMoney: true }),

@@ -1,20 +1,53 @@
+// Card data and secrets never leave the node: card numbers are cut to first 6 / last 4 digits
+// wherever they appear, CVVs and keys are dropped.
+
+/** A field name compared without case or separators: `credit-card-number` → `creditcardnumber`. */
+const nameKey = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
+
 /** Field names whose values are card numbers, wherever they appear (requests, replies, callbacks). */
-const PAN_FIELDS = /^(credit[_-]?card[_-]?number|card[_-]?number|destination[_-]card[_-]no|sending[_-]card[_-]number|pan|credit-card-number)$/i;
-/** Field names whose values are never shown at all. */
-const SECRET_FIELDS = /^(cvv2?|cvc2?|controlKey|merchant_control(_key)?|privateKey|privateKeyPassphrase|passphrase|password)$/i;
+function isPanField(name: string): boolean {
+	const key = nameKey(name);
+	return key === 'pan' || key.endsWith('pan') || key.includes('cardnumber') || key.includes('cardno');
+}
+
+const SECRET_PARTS = ['cvv', 'cvc', 'cvn', 'securitycode', 'cardcode', 'cardverification', 'controlkey', 'merchantcontrol', 'privatekey', 'passphrase', 'password'];
+
+/** Field names whose values are never shown at all: card verification codes under any name, keys. */
+function isSecretField(name: string): boolean {
+	const key = nameKey(name);
+	return key === 'csc' || key === 'cid' || SECRET_PARTS.some((part) => key.includes(part));
+}
+
 /**
- * 13–19 digits as a card number is written: a plain run, or groups of 4–6 digits separated by a
- * space or dash. Card numbers never start with 0, which keeps zero-padded ids (serials) intact.
+ * Runs of digits (any script) in groups joined by up to three spaces, dots, dashes, slashes or
+ * underscores: every way a card number is written inside text, glued to letters or not.
  */
-const PAN_IN_TEXT = /\b[1-9](?:\d{12,18}|\d{3}(?:[ -]\d{4,6}){2,4})\b/g;
+const DIGIT_GROUPS = /\p{Nd}+(?:[\s._/-]{1,3}\p{Nd}+)*/gu;
+const MIN_PAN_DIGITS = 12;
+const MAX_PAN_DIGITS = 19;
 
 export const REDACTED = '[redacted]';
 
-/** Keeps at most the first 6 and last 4 digits of a card number. */
+/** The value 0–9 of a digit of any script (fullwidth, Arabic-Indic, …). */
+function digitValue(char: string): string {
+	const compatible = char.normalize('NFKC');
+	if (/^[0-9]$/.test(compatible)) return compatible;
+	const codePoint = char.codePointAt(0)!;
+	let zero = codePoint;
+	while (/\p{Nd}/u.test(String.fromCodePoint(zero - 1))) zero--;
+	return String((codePoint - zero) % 10);
+}
+
+/** ASCII digits of a text, in order. */
+export function asciiDigits(text: string): string {
+	return (text.match(/\p{Nd}/gu) ?? []).map(digitValue).join('');
+}
+
+/** Keeps at most the first 6 and last 4 digits of a card number (only the last 4 of a short one). */
 export function maskPan(value: string): string {
-	const digits = value.replace(/\D/g, '');
-	if (digits.length < 13) return digits.length > 4 ? '*'.repeat(digits.length - 4) + digits.slice(-4) : '*'.repeat(digits.length);
-	return digits.slice(0, 6) + '*'.repeat(digits.length - 10) + digits.slice(-4);
+	const digits = asciiDigits(value);
+	if (digits.length >= 16) return digits.slice(0, 6) + '*'.repeat(digits.length - 10) + digits.slice(-4);
+	return '*'.repeat(Math.max(digits.length - 4, 0)) + digits.slice(-4);
 }
 
 export function luhnValid(digits: string): boolean {
@@ -31,12 +64,34 @@ export function luhnValid(digits: string): boolean {
 	return sum % 10 === 0;
 }
 
+/**
+ * Masks, inside one run of digit groups, every stretch of whole groups that reads as a card number
+ * (12–19 digits, Luhn-valid, not starting with 0, which keeps zero-padded serials intact).
+ */
+function maskRun(run: string): string {
+	const groups = [...run.matchAll(/\p{Nd}+/gu)].map((match) => ({ start: match.index!, end: match.index! + match[0].length, digits: asciiDigits(match[0]) }));
+	let result = '';
+	let copied = 0;
+	for (let first = 0; first < groups.length; first++) {
+		let found = -1;
+		let digits = '';
+		for (let last = first; last < groups.length; last++) {
+			digits += groups[last].digits;
+			if (digits.length > MAX_PAN_DIGITS) break;
+			if (digits.length >= MIN_PAN_DIGITS && digits[0] !== '0' && luhnValid(digits)) found = last;
+		}
+		if (found < 0) continue;
+		const pan = groups.slice(first, found + 1).map((group) => group.digits).join('');
+		result += run.slice(copied, groups[first].start) + maskPan(pan);
+		copied = groups[found].end;
+		first = found;
+	}
+	return result + run.slice(copied);
+}
+
 /** Masks card numbers found in free text and blanks out the given secrets (keys, passphrases). */
 export function maskText(text: string, secrets: readonly string[] = []): string {
-	let masked = text.replace(PAN_IN_TEXT, (run) => {
-		const digits = run.replace(/\D/g, '');
-		return luhnValid(digits) ? maskPan(digits) : run;
-	});
+	let masked = text.replace(DIGIT_GROUPS, maskRun);
 	for (const secret of secrets) {
 		if (secret && secret.length >= 4) masked = masked.split(secret).join(REDACTED);
 	}
@@ -53,14 +108,14 @@ export function maskSensitive<T>(value: T, secrets: readonly string[] = []): T {
 
 function walk(value: unknown, secrets: readonly string[], key: string | undefined): unknown {
 	if (typeof value === 'string') {
-		if (key && PAN_FIELDS.test(key)) return maskPan(value);
+		if (key && isPanField(key) && asciiDigits(value).length >= MIN_PAN_DIGITS) return maskPan(value);
 		return maskText(value, secrets);
 	}
 	if (Array.isArray(value)) return value.map((item) => walk(item, secrets, key));
 	if (value && typeof value === 'object') {
 		const copy: Record<string, unknown> = {};
 		for (const [name, inner] of Object.entries(value as Record<string, unknown>)) {
-			if (SECRET_FIELDS.test(name)) continue;
+			if (isSecretField(name)) continue;
 			copy[name] = walk(inner, secrets, name);
 		}
 		return copy;

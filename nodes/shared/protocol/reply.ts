@@ -81,6 +81,52 @@ export function classifyReply(reply: GatewayReply): GatewayFailure | undefined {
 	return undefined;
 }
 
+/** What a reply must be about: the IDs the request sent (absent ones are not checked). */
+export interface ReplyExpectation {
+	clientOrderId?: string;
+	orderId?: string;
+}
+
+/** Every spelling under which a reply names the merchant's and the gateway's order ID. */
+export const MERCHANT_ORDER_ID_SPELLINGS = ['merchant-order-id', 'client_orderid', 'client-order-id', 'client-orderid', 'merchant_order'] as const;
+export const GATEWAY_ORDER_ID_SPELLINGS = ['paynet-order-id', 'orderid', 'paynet_order_id'] as const;
+
+const GATEWAY_TYPE = /^(validation-error|error|[a-z0-9]+(?:-[a-z0-9]+)*-response)$/;
+const ERROR_TYPES = new Set(['validation-error', 'error']);
+
+/**
+ * Why a response is not a gateway reply to this request, or undefined when it is one. Only a gateway
+ * reply can say what became of a request: anything else (a redirect, a proxy's error page, an empty
+ * or truncated body, a reply naming another order) is a lost reply.
+ */
+export function notAGatewayReply(reply: GatewayReply, expected: ReplyExpectation = {}): string | undefined {
+	const { fields, httpStatus } = reply;
+	if (httpStatus >= 300 && httpStatus < 400) return `a redirect (HTTP ${httpStatus}), which is never followed`;
+	if (Object.keys(fields).length === 0) return `an empty or unreadable body (HTTP ${httpStatus})`;
+	const type = fields.type;
+	if (type !== undefined) {
+		if (!GATEWAY_TYPE.test(type)) return `a body whose type "${shorten(type)}" no gateway reply has (HTTP ${httpStatus})`;
+		if (!ERROR_TYPES.has(type) && httpStatus !== 200) return `a "${type}" with HTTP ${httpStatus}`;
+	} else {
+		// Untyped replies of the v4 JSON API: a refusal carries error-message, an answer the order IDs.
+		const refusal = reply.format === 'json' && httpStatus >= 400 && !!(fields['error-message'] || fields.error_message);
+		const answer = httpStatus === 200 && !!fields['serial-number'] && GATEWAY_ORDER_ID_SPELLINGS.some((name) => !!fields[name]);
+		if (!refusal && !answer) return `a body that is not a gateway reply (HTTP ${httpStatus})`;
+	}
+	const named = (spellings: readonly string[]) => spellings.map((name) => fields[name]).find((value) => value !== undefined && value !== '');
+	const clientOrderId = named(MERCHANT_ORDER_ID_SPELLINGS);
+	if (expected.clientOrderId && clientOrderId !== undefined && clientOrderId !== expected.clientOrderId) {
+		return `a reply about another order ("${shorten(clientOrderId)}")`;
+	}
+	const orderId = named(GATEWAY_ORDER_ID_SPELLINGS);
+	if (expected.orderId && orderId !== undefined && orderId !== expected.orderId) return `a reply about another gateway order (${shorten(orderId)})`;
+	return undefined;
+}
+
+function shorten(text: string): string {
+	return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}
+
 /** True when the gateway says it holds no such order: the one answer after which a resend is safe. */
 export function isOrderNotFound(reply: GatewayReply): boolean {
 	const message = reply.fields['error-message'] || reply.fields.error_message || '';

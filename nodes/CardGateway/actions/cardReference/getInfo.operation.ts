@@ -1,4 +1,4 @@
 import { cardReferenceId } from '../common/fields';
 import { defineOperation } from '../common/operation';
 
-export const { description, execute } = defineOperation({ resource: 'cardReference', operation: 'getInfo', gateway: 'getCardInfo', label: 'Card Reference → Get Info', required: [cardReferenceId] });
+export const { spec, description, execute } = defineOperation({ resource: 'cardReference', operation: 'getInfo', gateway: 'getCardInfo', label: 'Card Reference → Get Info', required: [cardReferenceId] });

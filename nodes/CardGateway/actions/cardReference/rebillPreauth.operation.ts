@@ -1,4 +1,4 @@
 import { defineOperation } from '../common/operation';
 import { REBILL } from '../common/requests';
 
-export const { description, execute } = defineOperation({ resource: 'cardReference', operation: 'rebillPreauth', gateway: 'makeRebillPreauth', label: 'Card Reference → Rebill (Preauth)', ...REBILL });
+export const { spec, description, execute } = defineOperation({ resource: 'cardReference', operation: 'rebillPreauth', gateway: 'makeRebillPreauth', label: 'Card Reference → Rebill (Preauth)', ...REBILL });

@@ -1,12 +1,12 @@
 import { NodeApiError, sleep, type IExecuteFunctions, type JsonObject } from 'n8n-workflow';
 
-import { gatewayError, gatewayRequest, type GatewayCall, type GatewayOutcome } from '../../../shared/transport';
-import { isOrderNotFound, type GatewayFailure, type GatewayReply } from '../../../shared/protocol/reply';
+import { withMoneyEffect, type MoneyEffect } from '../../../shared/moneyEffect';
+import { sameAmount } from '../../../shared/protocol/amount';
+import { isOrderNotFound, type GatewayReply } from '../../../shared/protocol/reply';
+import { gatewayError, gatewayRequest, type GatewayCall, type GatewayOutcome, type LostReply } from '../../../shared/transport';
 
 import { isFinal, needsThreeDSecure, type DeliveryNotes } from './output';
 
-/** Connection errors that happen before a single byte of the request left: nothing was sent. */
-const NOTHING_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 /** Pauses between status queries that learn what became of a request whose reply was lost. */
 const STATUS_RETRY_DELAYS_MS = [500, 1000, 2000];
 const MAX_POLL_PAUSE_MS = 30_000;
@@ -21,33 +21,18 @@ export interface DeliveryPlan {
 	/** The gateway order ID sent (follow-ups). */
 	orderId?: string;
 	movesMoney: boolean;
-	/** Acts on an existing order (capture, void, return, payout pay): never resent automatically. */
+	/**
+	 * Never resent automatically: follow-ups (capture, void, return, payout pay) and operations whose
+	 * result a status query cannot find (recurring payments).
+	 */
 	followUp: boolean;
+	/** What a new order was asked to move: a reply about a different amount is an older order. */
+	requested?: { amounts: readonly string[]; currency?: string };
 }
 
 export interface Delivered {
 	reply: GatewayReply;
 	notes: DeliveryNotes;
-}
-
-/** A lost reply: `what` in words for messages (n8n replaces messages that contain error codes). */
-type Lost = { code: string; what: string; message: string };
-
-const CODE_WORDS: Record<string, string> = {
-	ECONNABORTED: 'the reply timed out',
-	ETIMEDOUT: 'the reply timed out',
-	ESOCKETTIMEDOUT: 'the reply timed out',
-	ECONNRESET: 'the connection was reset',
-	EPIPE: 'the connection broke',
-	ECONNREFUSED: 'the connection was refused',
-	ENOTFOUND: 'the host name is unknown',
-	EAI_AGAIN: 'the host name could not be resolved',
-	EHOSTUNREACH: 'the host is unreachable',
-	ENETUNREACH: 'the network is unreachable',
-};
-
-function inWords(code: string): string {
-	return CODE_WORDS[code] ?? (code.startsWith('HTTP ') ? `the gateway answered ${code}` : 'the connection failed');
 }
 
 type StatusKnowledge =
@@ -61,27 +46,32 @@ type StatusKnowledge =
  * the order is the request resent (once, with the same merchant order ID).
  */
 export async function deliver(ctx: IExecuteFunctions, call: GatewayCall, plan: DeliveryPlan): Promise<Delivered> {
-	const first = await gatewayRequest(ctx, call);
-	const lost = lostReply(first);
-	if (!lost || !plan.movesMoney) return { reply: settle(ctx, first, plan), notes: {} };
+	const first = await send(ctx, call);
+	if (first.kind !== 'lost' || first.nothingSent || !plan.movesMoney) return { reply: matching(ctx, plan, settle(ctx, first, plan)), notes: {} };
 
 	const knowledge = await learnStatus(ctx, call, plan);
-	if (plan.followUp) throw followUpLost(ctx, plan, lost, knowledge);
-	if (knowledge.kind === 'found') return { reply: knowledge.reply, notes: { recoveredFromLostReply: true } };
-	if (knowledge.kind === 'unknown') throw moneyMayHaveMoved(ctx, plan, lost, knowledge.reason);
+	if (plan.followUp) throw followUpLost(ctx, plan, first, knowledge);
+	if (knowledge.kind === 'found') return { reply: matching(ctx, plan, knowledge.reply), notes: { recoveredFromLostReply: true } };
+	if (knowledge.kind === 'unknown') throw moneyMayHaveMoved(ctx, plan, first, knowledge.reason);
+	// A refusal of the signature will not change by resending; the gateway confirmed it has no order.
+	if (first.httpStatus === 401 || first.httpStatus === 403) throw notReceived(ctx, plan, first, 'once');
 
 	// The gateway has no such order: the request never arrived. Resend once, same order ID.
-	const second = await gatewayRequest(ctx, call);
-	const lostAgain = lostReply(second);
-	if (!lostAgain) return { reply: settle(ctx, second, plan), notes: { resentAfterLostReply: true } };
+	const second = await send(ctx, call);
+	if (second.kind !== 'lost') return { reply: matching(ctx, plan, settle(ctx, second, plan)), notes: { resentAfterLostReply: true } };
 	const after = await learnStatus(ctx, call, plan);
-	if (after.kind === 'found') return { reply: after.reply, notes: { recoveredFromLostReply: true, resentAfterLostReply: true } };
-	if (after.kind === 'unknown') throw moneyMayHaveMoved(ctx, plan, lostAgain, after.reason);
-	throw new NodeApiError(ctx.getNode(), { message: lostAgain.message } as JsonObject, {
-		message: `${plan.label}: the gateway did not receive order "${plan.clientOrderId}" on two attempts (${lostAgain.what}); nothing was charged`,
-		description: `Code ${lostAgain.code}. The gateway confirmed it has no order "${plan.clientOrderId}". It is safe to run this item again with the same order ID.`,
-		itemIndex: plan.itemIndex,
-	});
+	if (after.kind === 'found') return { reply: matching(ctx, plan, after.reply), notes: { recoveredFromLostReply: true, resentAfterLostReply: true } };
+	if (after.kind === 'unknown') throw moneyMayHaveMoved(ctx, plan, second, after.reason);
+	throw notReceived(ctx, plan, second, 'on two attempts');
+}
+
+/** One request; whatever it throws was thrown before sending (transport's promise). */
+async function send(ctx: IExecuteFunctions, call: GatewayCall): Promise<GatewayOutcome> {
+	try {
+		return await gatewayRequest(ctx, call);
+	} catch (error) {
+		throw withMoneyEffect(error as Error, 'notSent');
+	}
 }
 
 /**
@@ -103,7 +93,7 @@ export async function waitForFinalStatus(
 		orderId: reply.fields['paynet-order-id'] || reply.fields.orderid || plan.orderId,
 	};
 	const deadline = Date.now() + limits.maxWaitSeconds * 1000;
-	let pause = limits.pollIntervalSeconds * 1000;
+	let pause = Math.min(limits.pollIntervalSeconds * 1000, MAX_POLL_PAUSE_MS);
 	while (!isFinal(reply) && !needsThreeDSecure(reply)) {
 		if (Date.now() + pause > deadline) {
 			notes.waitTimedOut = true;
@@ -117,14 +107,14 @@ export async function waitForFinalStatus(
 			// (reliability campaign 1), so say plainly that the outcome is unknown and whether money may have moved.
 			throw finalStatusUnknown(ctx, plan, ids.clientOrderId, reply, knowledge.kind === 'unknown' ? knowledge.reason : 'the gateway did not find the order');
 		}
-		reply = knowledge.reply;
+		reply = matching(ctx, plan, knowledge.reply);
 	}
 	return { reply, notes };
 }
 
 /**
  * Asks the gateway for the order (by merchant order ID, plus the gateway ID when known),
- * retrying the query itself while the gateway stays unreachable.
+ * retrying the query itself while no gateway reply comes back.
  */
 export async function learnStatus(ctx: IExecuteFunctions, call: GatewayCall, plan: DeliveryPlan): Promise<StatusKnowledge> {
 	if (!plan.clientOrderId) return { kind: 'unknown', reason: 'no merchant order ID to ask about' };
@@ -143,12 +133,8 @@ export async function learnStatus(ctx: IExecuteFunctions, call: GatewayCall, pla
 	for (let attempt = 0; attempt <= STATUS_RETRY_DELAYS_MS.length; attempt++) {
 		if (attempt > 0) await sleep(STATUS_RETRY_DELAYS_MS[attempt - 1]);
 		const outcome = await gatewayRequest(ctx, query);
-		if (outcome.kind === 'unreachable') {
-			reason = `the status query failed too (${outcome.code})`;
-			continue;
-		}
-		if (outcome.failure?.kind === 'server') {
-			reason = `the status query failed too (${outcome.failure.message})`;
+		if (outcome.kind === 'lost') {
+			reason = `the status query got no gateway reply either (${outcome.what})`;
 			continue;
 		}
 		if (outcome.failure) return { kind: 'unknown', reason: `the gateway refused the status query (${outcome.failure.message})` };
@@ -158,55 +144,55 @@ export async function learnStatus(ctx: IExecuteFunctions, call: GatewayCall, pla
 	return { kind: 'unknown', reason };
 }
 
-/** No usable reply although the request may have arrived: timeouts, resets, HTTP 5xx. */
-function lostReply(outcome: GatewayOutcome): Lost | undefined {
-	if (outcome.kind === 'unreachable') {
-		return NOTHING_SENT.has(outcome.code) ? undefined : { code: outcome.code, what: inWords(outcome.code), message: outcome.message };
-	}
-	if (outcome.failure?.kind === 'server') {
-		const code = `HTTP ${outcome.failure.httpStatus}`;
-		return { code, what: inWords(code), message: outcome.failure.message };
-	}
-	return undefined;
-}
-
-/** A reply the caller can use, or the error n8n shows. */
+/** A reply the caller can use, or the error n8n shows (marked with what it means for the money). */
 function settle(ctx: IExecuteFunctions, outcome: GatewayOutcome, plan: DeliveryPlan): GatewayReply {
 	const order = plan.clientOrderId ? ` for order "${plan.clientOrderId}"` : '';
-	if (outcome.kind === 'unreachable') {
-		const nothingSent = NOTHING_SENT.has(outcome.code);
-		return fail(
-			new NodeApiError(ctx.getNode(), { message: outcome.message } as JsonObject, {
-				message: nothingSent
-					? `${plan.label}: could not connect to the gateway (${inWords(outcome.code)}); nothing was sent`
-					: `${plan.label}: no reply from the gateway${order} (${inWords(outcome.code)})`,
-				description: nothingSent
-					? `Code ${outcome.code}. Check the base URL in the credential and that the gateway is reachable from n8n.${order ? ` Nothing was sent${order}, so no money moved.` : ''}`
-					: `Code ${outcome.code}: ${outcome.message}. ${plan.label} moves no money. The request may have reached the gateway; check the order${order} before running it again.`,
-				itemIndex: plan.itemIndex,
-			}),
-		);
+	if (outcome.kind === 'lost') {
+		const { nothingSent } = outcome;
+		const error = new NodeApiError(ctx.getNode(), { message: outcome.message } as JsonObject, {
+			message: nothingSent
+				? `${plan.label}: could not connect to the gateway (${outcome.what}); nothing was sent`
+				: `${plan.label}: no gateway reply${order} (${outcome.what})`,
+			description: nothingSent
+				? `Code ${outcome.code}. Check the base URL in the credential and that the gateway is reachable from n8n.${order ? ` Nothing was sent${order}, so no money moved.` : ''}`
+				: `Code ${outcome.code}: ${outcome.message}. ${plan.label} moves no money. The request may have reached the gateway; check the order${order} before running it again.`,
+			itemIndex: plan.itemIndex,
+		});
+		throw withMoneyEffect(error, nothingSent ? 'notSent' : 'noMoneyMoved');
 	}
 	const { reply, failure } = outcome;
-	if (!failure || isStatusOutcome(reply, failure)) return reply;
+	if (!failure || isStatusOutcome(reply, failure.kind)) return reply;
 	const error = gatewayError(ctx, failure, plan.itemIndex, `${plan.label}: `);
-	// Name the order and say what became of the money (reliability campaign 1): a refusal changes nothing.
-	const consequence =
-		failure.kind === 'server'
-			? `${plan.label} moves no money; check the order${order} before running it again.`
-			: `The gateway refused the request${order}: it was not carried out and no money moved.`;
-	error.description = [error.description, consequence].filter(Boolean).join('. ');
-	return fail(error);
+	// Name the order and say what became of the money (reliability campaign 1): the gateway's refusal changes nothing.
+	error.description = [error.description, `The gateway refused the request${order}: it was not carried out and no money moved.`].filter(Boolean).join('. ');
+	throw withMoneyEffect(error, 'noMoneyMoved');
 }
 
 /** A refused request that still reports an order status (a decline in JSON mode) is an outcome. */
-function isStatusOutcome(reply: GatewayReply, failure: GatewayFailure): boolean {
+function isStatusOutcome(reply: GatewayReply, kind: string): boolean {
 	const type = reply.fields.type ?? '';
-	return !!reply.fields.status && failure.kind !== 'authentication' && failure.kind !== 'server' && type !== 'error' && type !== 'validation-error';
+	return !!reply.fields.status && kind !== 'authentication' && type !== 'error' && type !== 'validation-error';
 }
 
-function fail(error: Error): never {
-	throw error;
+/**
+ * A reply about the same order ID but another amount or currency is an older order under that ID
+ * (a replay), never the approval of this request.
+ */
+function matching(ctx: IExecuteFunctions, plan: DeliveryPlan, reply: GatewayReply): GatewayReply {
+	const { requested } = plan;
+	if (!requested) return reply;
+	const { amount, currency } = reply.fields;
+	const otherAmount = !!amount && !requested.amounts.some((sent) => sameAmount(sent, amount));
+	const otherCurrency = !!currency && !!requested.currency && currency.trim().toUpperCase() !== requested.currency;
+	if (!otherAmount && !otherCurrency) return reply;
+	const asked = `${requested.amounts.join(' or ')} ${requested.currency ?? ''}`.trim();
+	const found = `${amount ?? '?'} ${currency ?? ''}`.trim();
+	const error = new NodeApiError(ctx.getNode(), { message: 'amount or currency differs from the request' } as JsonObject, {
+		message: `${plan.label} for order "${plan.clientOrderId}": the gateway reports this order with ${found}, not the ${asked} requested; the order ID was used before`,
+		description: `The gateway answered about an existing order "${plan.clientOrderId}" (status "${reply.fields.status || 'processing'}"), not about a new payment of ${asked}. Do not treat it as approved: look the order up (Transaction → Get Status or the gateway back office), and use a new order ID for a new payment.`,
+		itemIndex: plan.itemIndex,
+	});
+	throw withMoneyEffect(error, 'mayHaveMoved');
 }
 
 function describeStatus(reply: GatewayReply): string {
@@ -217,17 +203,24 @@ function describeStatus(reply: GatewayReply): string {
 	return parts.join(', ');
 }
 
+function moneyError(ctx: IExecuteFunctions, plan: DeliveryPlan, effect: MoneyEffect, cause: string, message: string, description: string): NodeApiError {
+	return withMoneyEffect(new NodeApiError(ctx.getNode(), { message: cause } as JsonObject, { message, description, itemIndex: plan.itemIndex }), effect);
+}
+
 function finalStatusUnknown(ctx: IExecuteFunctions, plan: DeliveryPlan, clientOrderId: string | undefined, last: GatewayReply, reason: string): NodeApiError {
 	const order = `order "${clientOrderId ?? ''}"`;
 	const money = plan.movesMoney ? 'money MAY have moved' : `${plan.label} moves no money`;
-	return new NodeApiError(ctx.getNode(), { message: reason } as JsonObject, {
-		message: `${plan.label} for ${order}: the gateway accepted the request, but its final status could not be learned; ${money}`,
-		description: `While waiting for the final status: ${reason}. The gateway last reported ${last.fields.status ? describeStatus(last) : 'that it accepted the request (processing)'}. Do not run this item again with a new order ID: look up ${order} (Transaction → Get Status or the gateway back office) first.`,
-		itemIndex: plan.itemIndex,
-	});
+	return moneyError(
+		ctx,
+		plan,
+		plan.movesMoney ? 'mayHaveMoved' : 'noMoneyMoved',
+		reason,
+		`${plan.label} for ${order}: the gateway accepted the request, but its final status could not be learned; ${money}`,
+		`While waiting for the final status: ${reason}. The gateway last reported ${last.fields.status ? describeStatus(last) : 'that it accepted the request (processing)'}. Do not run this item again with a new order ID: look up ${order} (Transaction → Get Status or the gateway back office) first.`,
+	);
 }
 
-function followUpLost(ctx: IExecuteFunctions, plan: DeliveryPlan, lost: Lost, knowledge: StatusKnowledge): NodeApiError {
+function followUpLost(ctx: IExecuteFunctions, plan: DeliveryPlan, lost: LostReply, knowledge: StatusKnowledge): NodeApiError {
 	const order = plan.orderId ? `order ${plan.orderId} ("${plan.clientOrderId}")` : `order "${plan.clientOrderId}"`;
 	const now =
 		knowledge.kind === 'found'
@@ -235,17 +228,35 @@ function followUpLost(ctx: IExecuteFunctions, plan: DeliveryPlan, lost: Lost, kn
 			: knowledge.kind === 'notFound'
 				? 'The gateway does not find the order.'
 				: `Its status could not be learned (${knowledge.reason}).`;
-	return new NodeApiError(ctx.getNode(), { message: lost.message } as JsonObject, {
-		message: `${plan.label} on ${order}: the reply was lost (${lost.what}); the operation may have been applied`,
-		description: `Code ${lost.code}. ${now} Follow-up operations are never resent automatically. Check the order (Transaction → Get Status or the gateway back office) before running this item again.`,
-		itemIndex: plan.itemIndex,
-	});
+	return moneyError(
+		ctx,
+		plan,
+		'mayHaveMoved',
+		lost.message,
+		`${plan.label} on ${order}: no gateway reply (${lost.what}); the operation may have been applied`,
+		`Code ${lost.code}. ${now} ${plan.label} is never resent automatically. Check the order (Transaction → Get Status or the gateway back office) before running this item again.`,
+	);
 }
 
-function moneyMayHaveMoved(ctx: IExecuteFunctions, plan: DeliveryPlan, lost: Lost, reason: string): NodeApiError {
-	return new NodeApiError(ctx.getNode(), { message: lost.message } as JsonObject, {
-		message: `${plan.label} for order "${plan.clientOrderId}": the reply was lost (${lost.what}) and the order status could not be learned; money MAY have moved`,
-		description: `Code ${lost.code}; ${reason}. Do not run this item again with a new order ID. When the gateway is reachable, look up order "${plan.clientOrderId}" (Transaction → Get Status or the gateway back office); if the gateway does not know it, run the item again with the SAME order ID.`,
-		itemIndex: plan.itemIndex,
-	});
+function moneyMayHaveMoved(ctx: IExecuteFunctions, plan: DeliveryPlan, lost: LostReply, reason: string): NodeApiError {
+	return moneyError(
+		ctx,
+		plan,
+		'mayHaveMoved',
+		lost.message,
+		`${plan.label} for order "${plan.clientOrderId}": no gateway reply (${lost.what}) and the order status could not be learned; money MAY have moved`,
+		`Code ${lost.code}; ${reason}. Do not run this item again with a new order ID. When the gateway is reachable, look up order "${plan.clientOrderId}" (Transaction → Get Status or the gateway back office); if the gateway does not know it, run the item again with the SAME order ID.`,
+	);
+}
+
+/** The gateway itself confirmed it has no such order after the request: nothing was charged. */
+function notReceived(ctx: IExecuteFunctions, plan: DeliveryPlan, lost: LostReply, attempts: string): NodeApiError {
+	return moneyError(
+		ctx,
+		plan,
+		'noMoneyMoved',
+		lost.message,
+		`${plan.label}: the gateway did not take order "${plan.clientOrderId}" ${attempts} (${lost.what}); nothing was charged`,
+		`Code ${lost.code}. The gateway confirmed by a status query that it has no order "${plan.clientOrderId}". It is safe to run this item again with the same order ID once the cause is fixed.`,
+	);
 }

@@ -10,6 +10,8 @@ import {
 
 import { OPERATIONS, type AuthScheme, type OperationId } from '../../../shared/protocol/catalogue';
 import { GatewayInputError } from '../../../shared/protocol/errors';
+import { MERCHANT_ORDER_ID_SPELLINGS } from '../../../shared/protocol/reply';
+import { withMoneyEffect } from '../../../shared/moneyEffect';
 import { merchantCredentials, withInputErrors, type EndpointChoice, type GatewayCall } from '../../../shared/transport';
 import type { OperationOf, Resource } from '../node.type';
 
@@ -52,7 +54,7 @@ export interface Operation {
 }
 
 /** What an operation file exports. */
-export type OperationModule = Pick<Operation, 'description' | 'execute'>;
+export type OperationModule = Pick<Operation, 'spec' | 'description' | 'execute'>;
 
 /** Money leaves or is held: the AI-agent guard and safe retries apply. */
 export function movesMoney(spec: OperationSpec): boolean {
@@ -103,12 +105,9 @@ export function defineOperation<R extends Resource>(spec: OperationSpec & { reso
 
 async function executeOperation(ctx: IExecuteFunctions, spec: OperationSpec, itemIndex: number): Promise<IDataObject> {
 	const gateway = OPERATIONS[spec.gateway];
-	const options = runOptions(ctx.getNodeParameter('options', itemIndex, {}) as IDataObject);
-	guardAiAgent(ctx, spec, options, itemIndex);
-	guardRetryOnFail(ctx, spec, itemIndex);
-	const auth = (spec.schemeChoice && options.signatureScheme ? options.signatureScheme : gateway.auth) as AuthScheme;
-	const { login } = await merchantCredentials(ctx);
-	const request = withInputErrors(ctx, itemIndex, () => buildRequest(ctx, spec, itemIndex, auth, login));
+	const { options, auth, login, request } = await prepare(ctx, spec, itemIndex).catch((error: Error) => {
+		throw withMoneyEffect(error, 'notSent');
+	});
 	const call: GatewayCall = {
 		operation: spec.gateway,
 		fields: request.fields,
@@ -117,20 +116,40 @@ async function executeOperation(ctx: IExecuteFunctions, spec: OperationSpec, ite
 		timeoutMs: Math.round(options.timeoutSeconds * 1000),
 		itemIndex,
 	};
+	const money = movesMoney(spec);
 	const plan: DeliveryPlan = {
 		itemIndex,
 		label: spec.label,
 		login,
 		clientOrderId: request.clientOrderId,
 		orderId: request.values.gatewayOrderId,
-		movesMoney: movesMoney(spec),
-		followUp: !!spec.followUp,
+		movesMoney: money,
+		followUp: !!spec.followUp || !gateway.statusFindsIt,
+		requested: money && !spec.followUp && request.values.amount ? requestedMoney(request.values) : undefined,
 	};
 	let delivered = await deliver(ctx, call, plan);
 	if (spec.waitable && options.waitForFinalStatus) {
 		delivered = await waitForFinalStatus(ctx, call, plan, delivered, options);
 	}
 	return summarise(delivered.reply, request, delivered.notes, options.includeRawReply);
+}
+
+/** Everything that happens before a request is sent: options, guards, reading and checking the item. */
+async function prepare(ctx: IExecuteFunctions, spec: OperationSpec, itemIndex: number) {
+	const gateway = OPERATIONS[spec.gateway];
+	const options = runOptions(ctx.getNodeParameter('options', itemIndex, {}) as IDataObject);
+	guardAiAgent(ctx, spec, options, itemIndex);
+	guardRetryOnFail(ctx, spec, itemIndex);
+	const auth = (spec.schemeChoice && options.signatureScheme ? options.signatureScheme : gateway.auth) as AuthScheme;
+	const { login } = await merchantCredentials(ctx);
+	const request = withInputErrors(ctx, itemIndex, () => buildRequest(ctx, spec, itemIndex, auth, login));
+	return { options, auth, login, request };
+}
+
+/** The amount a new order asks for: the amount, or any of the amounts a rebill may try in turn. */
+function requestedMoney(values: Record<string, string>): DeliveryPlan['requested'] {
+	const alternatives = (values.enumerateAmounts ?? '').split(',').map((amount) => amount.trim()).filter(Boolean);
+	return { amounts: [values.amount, ...alternatives], currency: values.currency };
 }
 
 function guardAiAgent(ctx: IExecuteFunctions, spec: OperationSpec, options: RunOptions, itemIndex: number): void {
@@ -203,22 +222,53 @@ function buildRequest(ctx: IExecuteFunctions, spec: OperationSpec, itemIndex: nu
 	const { values } = built;
 	if (values.expireMonth && values.expireYear) checkExpiry(expireMonth, expireYear, values.expireMonth, values.expireYear);
 	spec.refine?.(values);
-	addExtraFields(ctx, itemIndex, built);
+	addExtraFields(ctx, spec, itemIndex, built);
 	return built;
 }
 
-function addExtraFields(ctx: IExecuteFunctions, itemIndex: number, built: BuiltRequest): void {
+/**
+ * Extra Fields add what the node has no parameter for. A name the operation has a parameter for
+ * (set or not, in any spelling) is refused: it would bypass that parameter's rules, e.g. turn a
+ * full return into a partial one.
+ */
+function addExtraFields(ctx: IExecuteFunctions, spec: OperationSpec, itemIndex: number, built: BuiltRequest): void {
 	const extras = ctx.getNodeParameter('extraFields.field', itemIndex, []) as Array<{ name?: unknown; value?: unknown }>;
-	const taken = new Set(built.fields.map(([name]) => name));
+	if (!extras.length) return;
+	const reserved = reservedNames(spec);
+	const taken = new Set<string>();
 	for (const extra of extras) {
 		const name = typeof extra.name === 'string' ? extra.name.trim() : '';
 		if (!FIELD_NAME.test(name)) {
 			throw new GatewayInputError('Extra Fields', '"Extra Fields" names must be 1–64 letters, digits, or . _ - [ ]');
 		}
 		if (RESERVED_EXTRA.test(name)) throw new GatewayInputError('Extra Fields', `"Extra Fields" may not set "${name}": the node signs requests itself`);
-		if (taken.has(name)) throw new GatewayInputError('Extra Fields', `"Extra Fields" sets "${name}", which a parameter of this operation already sets`);
+		const reason = reserved.get(nameKey(name));
+		if (reason) throw new GatewayInputError('Extra Fields', `"Extra Fields" may not set "${name}": ${reason}`);
+		if (taken.has(nameKey(name))) throw new GatewayInputError('Extra Fields', `"Extra Fields" sets "${name}" twice`);
 		const value = asText({ property: { displayName: `Extra Fields → ${name}`, name, type: 'string', default: '' }, wire: name, check: 'text' }, extra.value ?? '');
-		taken.add(name);
+		taken.add(nameKey(name));
 		built.fields.push([name, value]);
 	}
+}
+
+/** Field names compare without case or separators: client_orderid = client-order-id = ClientOrderId. */
+function nameKey(name: string): string {
+	return name.toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
+/** Names Extra Fields may not set, with the reason: the operation's parameters (every spelling), IDs and money fields. */
+function reservedNames(spec: OperationSpec): Map<string, string> {
+	const gateway = OPERATIONS[spec.gateway];
+	const reserved = new Map<string, string>();
+	const reserve = (name: string, reason: string) => {
+		if (name && !reserved.has(nameKey(name))) reserved.set(nameKey(name), reason);
+	};
+	for (const field of [...(spec.required ?? []), ...(spec.main ?? []), ...(spec.optional ?? [])]) {
+		const names = field.merchantOrderId ? [field.wire, gateway.orderIdField, ...MERCHANT_ORDER_ID_SPELLINGS] : [field.wire];
+		for (const name of names) reserve(name, `use the parameter "${field.property.displayName}" of this operation`);
+	}
+	reserve('login', 'the node sends the login of the credential');
+	for (const name of ['orderid', 'paynet-order-id']) reserve(name, 'this operation takes no gateway order ID');
+	if (movesMoney(spec)) for (const name of ['amount', 'currency']) reserve(name, 'this operation takes no amount');
+	return reserved;
 }

@@ -24,6 +24,7 @@ import {
 	recurrentScenario,
 	redirectUrl,
 } from './fields';
+import { payoutDestination } from './destinations';
 import type { CheckedValues, OperationSpec } from './operation';
 
 /** The request shape several operations share: which fields, and how the order is treated. */
@@ -88,4 +89,5 @@ export const PAYOUT: RequestShape = {
 	required: [newMerchantOrderId, ...MONEY],
 	optional: [orderDescription, ipAddress, purpose, cardNumber, expireMonth, expireYear, cardholderName, ...BANK, redirectUrl, ...CALLBACKS],
 	waitable: true,
+	refine: payoutDestination,
 };

@@ -1,4 +1,4 @@
 import { defineOperation } from '../common/operation';
 import { PAYMENT_FORM } from '../common/requests';
 
-export const { description, execute } = defineOperation({ resource: 'hostedForm', operation: 'sale', gateway: 'saleForm', label: 'Hosted Form → Sale', ...PAYMENT_FORM });
+export const { spec, description, execute } = defineOperation({ resource: 'hostedForm', operation: 'sale', gateway: 'saleForm', label: 'Hosted Form → Sale', ...PAYMENT_FORM });

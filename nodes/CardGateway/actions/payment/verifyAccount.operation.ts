@@ -1,7 +1,7 @@
 import { defineOperation } from '../common/operation';
 import { CARD_VERIFICATION } from '../common/requests';
 
-export const { description, execute } = defineOperation({
+export const { spec, description, execute } = defineOperation({
 	resource: 'payment',
 	operation: 'verifyAccount',
 	gateway: 'accountVerification',

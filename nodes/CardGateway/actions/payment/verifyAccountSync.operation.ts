@@ -2,7 +2,7 @@ import { defineOperation } from '../common/operation';
 import { CARD_VERIFICATION } from '../common/requests';
 
 // The synchronous variant answers with the final status (and a card reference) at once.
-export const { description, execute } = defineOperation({
+export const { spec, description, execute } = defineOperation({
 	resource: 'payment',
 	operation: 'verifyAccountSync',
 	gateway: 'syncAccountVerification',

@@ -2,7 +2,7 @@ import { gatewayOrderId, merchantOrderId, notifyUrl, serverCallbackUrl } from '.
 import { defineOperation } from '../common/operation';
 
 // Step two: releases a checked payout. A lost reply is reported, never resent.
-export const { description, execute } = defineOperation({
+export const { spec, description, execute } = defineOperation({
 	resource: 'payout',
 	operation: 'pay',
 	gateway: 'payoutPay',

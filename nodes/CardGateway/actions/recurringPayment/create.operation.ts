@@ -3,7 +3,7 @@ import { currency, newMerchantOrderId } from '../common/fields';
 import { defineOperation } from '../common/operation';
 
 // Synchronous v4 call (RSA); the API spells its fields with hyphens.
-export const { description, execute } = defineOperation({
+export const { spec, description, execute } = defineOperation({
 	resource: 'recurringPayment',
 	operation: 'create',
 	gateway: 'createRecurringPayment',

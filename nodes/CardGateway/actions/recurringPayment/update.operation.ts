@@ -3,7 +3,7 @@ import { currency, recurringPaymentId } from '../common/fields';
 import { defineOperation } from '../common/operation';
 
 // Changes the schedule, amount or card of a subscription (synchronous v4 call, RSA).
-export const { description, execute } = defineOperation({
+export const { spec, description, execute } = defineOperation({
 	resource: 'recurringPayment',
 	operation: 'update',
 	gateway: 'updateRecurringPayment',

@@ -9,7 +9,7 @@ const cRes = defineField('cRes', 'text', {
 	description: 'The challenge response the issuer posted back (3-D Secure 2)',
 });
 
-export const { description, execute } = defineOperation({
+export const { spec, description, execute } = defineOperation({
 	resource: 'threeDSecure',
 	operation: 'uploadCRes',
 	gateway: 'uploadCRes',

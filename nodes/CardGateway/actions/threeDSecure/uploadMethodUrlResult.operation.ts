@@ -32,7 +32,7 @@ const browser = [
 	text('browserUserAgent', 'Browser User Agent', 'The User-Agent header the browser sent'),
 ];
 
-export const { description, execute } = defineOperation({
+export const { spec, description, execute } = defineOperation({
 	resource: 'threeDSecure',
 	operation: 'uploadMethodUrlResult',
 	gateway: 'uploadMethodUrlResult',

@@ -17,7 +17,7 @@ const md = defineField('md', 'text', {
 	description: 'The merchant data value posted back with the PARes',
 });
 
-export const { description, execute } = defineOperation({
+export const { spec, description, execute } = defineOperation({
 	resource: 'threeDSecure',
 	operation: 'uploadPaRes',
 	gateway: 'uploadPaRes',

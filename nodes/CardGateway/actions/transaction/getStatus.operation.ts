@@ -10,7 +10,7 @@ const requestSerialNumber = defineField('by-request-sn', 'id', {
 });
 
 // Read-only: the order is identified by the merchant order ID and, when known, the gateway's.
-export const { description, execute } = defineOperation({
+export const { spec, description, execute } = defineOperation({
 	resource: 'transaction',
 	operation: 'getStatus',
 	gateway: 'status',

@@ -3,7 +3,7 @@ import { cardNumber, cardReferenceId, cardholderName, expireMonth, expireYear, n
 import { defineOperation } from '../common/operation';
 
 // Asks whether a card may send transfers (HMAC-signed); no money moves.
-export const { description, execute } = defineOperation({
+export const { spec, description, execute } = defineOperation({
 	resource: 'transfer',
 	operation: 'checkPanEligibility',
 	gateway: 'panEligibilitySend',

@@ -11,10 +11,11 @@ import {
 	redirectUrl,
 	sourceRecurringPaymentId,
 } from '../common/fields';
+import { transferEnds } from '../common/destinations';
 import { defineOperation } from '../common/operation';
 
 // Card to card (v4, RSA): a source card (data or stored) and a destination card (number or stored).
-export const { description, execute } = defineOperation({
+export const { spec, description, execute } = defineOperation({
 	resource: 'transfer',
 	operation: 'send',
 	gateway: 'transfer',
@@ -22,4 +23,5 @@ export const { description, execute } = defineOperation({
 	required: [newMerchantOrderId, ...MONEY],
 	optional: [orderDescription, ipAddress, ...CARD, sourceRecurringPaymentId, destinationCardNumber, destinationRecurringPaymentId, depositToCard, redirectUrl, ...CALLBACKS],
 	waitable: true,
+	refine: transferEnds,
 });

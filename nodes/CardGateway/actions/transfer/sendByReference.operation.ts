@@ -20,7 +20,7 @@ const sourceCardReferenceId = defineField('source-card-ref-id', 'id', {
 });
 
 // Between stored cards (v4, RSA).
-export const { description, execute } = defineOperation({
+export const { spec, description, execute } = defineOperation({
 	resource: 'transfer',
 	operation: 'sendByReference',
 	gateway: 'transferByRef',
