@@ -168,10 +168,10 @@ export function interpretStatusOutcome(outcome: GatewayOutcome, claim: CallbackC
 	else if (typeKey(claim.type) !== typeKey(gatewayType)) mismatches.push(`type: callback "${claim.type}", gateway "${gatewayType}" (the order has a later transaction)`);
 
 	const amount = gateway(['amount']);
-	const followUp = [claim.type, gatewayType].some((type) => type !== undefined && FOLLOW_UP_TYPES.has(typeKey(type)));
+	const followUp = [claim.type, gatewayType].find((type) => type !== undefined && FOLLOW_UP_TYPES.has(typeKey(type)));
 	confirmation.amountChecked = claim.amount !== undefined && amount !== undefined && !followUp;
 	if (claim.amount !== undefined) {
-		if (followUp) mismatches.push(`amount: a ${claim.type ?? gatewayType}'s own amount cannot be compared (the status reports the order's amount, "${amount ?? ''}")`);
+		if (followUp) mismatches.push(`amount: callback "${claim.amount}" cannot be compared: after a ${followUp} the status reports the order's amount ("${amount ?? ''}")`);
 		else if (amount === undefined) mismatches.push('amount: the status reply carries no amount, so it cannot be compared');
 		else if (!sameAmount(claim.amount, amount)) mismatches.push(`amount: callback "${claim.amount}", gateway "${amount}"`);
 	}

@@ -20,7 +20,7 @@ const CONTRACT: Record<string, string[]> = {
 	transaction: ['getStatus'],
 	transfer: ['checkPanEligibility', 'send', 'sendByReference'],
 };
-const MONEY_MOVING = ['payment:sale', 'payment:preauth', 'payment:capture', 'payment:void', 'payment:return', 'cardReference:rebill', 'cardReference:rebillSale', 'cardReference:rebillPreauth', 'payout:send', 'payout:pay', 'payout:sendV4', 'transfer:send', 'transfer:sendByReference', 'hostedForm:payout'];
+const MONEY_MOVING = ['payment:sale', 'payment:preauth', 'payment:capture', 'payment:void', 'payment:return', 'cardReference:rebill', 'cardReference:rebillSale', 'cardReference:rebillPreauth', 'payout:send', 'payout:pay', 'payout:sendV4', 'transfer:send', 'transfer:sendByReference', 'hostedForm:payout', 'recurringPayment:create', 'recurringPayment:update'];
 
 const sortedByName = (options: INodePropertyOptions[]) => options.map((o) => o.name).join('|') === [...options].sort((a, b) => a.name.localeCompare(b.name)).map((o) => o.name).join('|');
 

@@ -2,7 +2,7 @@
 // a refusal looks like, and what must never appear in outputs or errors (card data, secrets).
 import type { INodeParameters } from 'n8n-workflow';
 
-import { CUSTOMER, MERCHANT, MERCHANT_PEM, NODE_NAME, OTHER_MERCHANT, PAN, PAN2, WAIT, cardPayment, readKey, runNode, single, useSandbox, type NodeRun } from './harness';
+import { BANK_DESTINATION, CUSTOMER, MERCHANT, MERCHANT_PEM, NODE_NAME, OTHER_MERCHANT, PAN, PAN2, WAIT, cardPayment, readKey, runNode, single, useSandbox, type NodeRun } from './harness';
 
 const env = useSandbox();
 
@@ -34,7 +34,7 @@ describe('validation before sending', () => {
 		['capture currency without amount', capture({ additionalFields: { currency: 'USD' } }), '"Amount" is required when "Currency" is set'],
 		['PAN eligibility without a card', { resource: 'transfer', operation: 'checkPanEligibility', merchantOrderId: 'v-2' }, 'Set "Card Reference ID", or the card number'],
 		['extra field that would forge the signature', cardPayment({ extraFields: { field: [{ name: 'control', value: 'x' }] } }), '"Extra Fields" may not set "control"'],
-		['extra field that repeats a parameter', cardPayment({ extraFields: { field: [{ name: 'amount', value: '1.00' }] } }), 'which a parameter of this operation already sets'],
+		['extra field that repeats a parameter', cardPayment({ extraFields: { field: [{ name: 'amount', value: '1.00' }] } }), '"Extra Fields" may not set "amount": use the parameter "Amount" of this operation'],
 	])('%s: NodeOperationError naming the field, nothing sent', async (_case, parameters, message) => {
 		const run = await runNode(env.sb, parameters);
 		expect(run.error?.name).toBe('NodeOperationError');
@@ -59,16 +59,18 @@ describe('refusals by the gateway', () => {
 		expect(run.error?.description).toMatch(/^Gateway serial number /);
 	});
 
-	it('wrong RSA key: HTTP 403 becomes a NodeApiError', async () => {
-		const run = await runNode(env.sb, { resource: 'payout', operation: 'sendV4', merchantOrderId: 'r-2', amount: '1.00', currency: 'USD' }, { credentials: { privateKey: readKey('other-merchant-2048.key.pem') } });
+	it('wrong RSA key: a plain-text HTTP 403 is not a gateway reply; the status query confirms nothing was charged, nothing is resent', async () => {
+		const run = await runNode(env.sb, { resource: 'payout', operation: 'sendV4', merchantOrderId: 'r-2', amount: '1.00', currency: 'USD', additionalFields: BANK_DESTINATION }, { credentials: { privateKey: readKey('other-merchant-2048.key.pem') } });
 		expect(run.error?.name).toBe('NodeApiError');
-		expect(run.error?.message).toContain('refused the request signature (HTTP 403)');
-		expect(run.error?.httpCode).toBe('403');
+		expect(run.error?.message).toContain('HTTP 403');
+		expect(run.error?.message).toContain('a refusal of the signature');
+		expect(run.error?.message).toContain('nothing was charged');
+		expect((await env.sb.requests()).map((request) => request.op)).toEqual(['payout', 'status']);
 		expect(await env.sb.ledger()).toEqual([]);
 	});
 
 	it('no RSA key for an RSA operation: a credential error before anything is sent', async () => {
-		const run = await runNode(env.sb, { resource: 'payout', operation: 'check', merchantOrderId: 'r-3', amount: '1.00', currency: 'USD' }, { credentials: { privateKey: '' } });
+		const run = await runNode(env.sb, { resource: 'payout', operation: 'check', merchantOrderId: 'r-3', amount: '1.00', currency: 'USD', additionalFields: BANK_DESTINATION }, { credentials: { privateKey: '' } });
 		expect(run.error?.message).toContain('The credential has no RSA private key');
 		expect(await env.sb.requests()).toEqual([]);
 	});

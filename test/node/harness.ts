@@ -193,6 +193,9 @@ export function single(run: NodeRun): Output {
 
 export const RETURN_URL = 'https://shop.example.com/return';
 
+/** A complete payout destination (payouts need exactly one). */
+export const BANK_DESTINATION = { accountNumber: 'GB33BUKB20201555555555', bankName: 'Demo Bank' };
+
 /** Parameters of a card sale (or preauth) with every required field. */
 export function cardPayment(overrides: INodeParameters = {}, operation = 'sale'): INodeParameters {
 	return {

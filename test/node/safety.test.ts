@@ -2,7 +2,7 @@
 // its ledger shows how often money moved, its request log how often the node asked.
 import { createServer } from 'node:net';
 
-import { WAIT, cardPayment, runNode, single, useSandbox, type Sandbox } from './harness';
+import { BANK_DESTINATION, WAIT, cardPayment, runNode, single, useSandbox, type Sandbox } from './harness';
 
 const env = useSandbox();
 
@@ -95,6 +95,7 @@ describe('sale whose reply is lost', () => {
 				merchantOrderId: 'safe-payout',
 				amount: '20.00',
 				currency: 'USD',
+				additionalFields: BANK_DESTINATION,
 				options: FAST,
 			}),
 		);

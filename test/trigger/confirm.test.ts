@@ -89,6 +89,7 @@ describe('when the gateway agrees', () => {
 			serialNumber: expect.stringMatching(/^00000000-0000-0000-0000-[0-9a-f]{12}$/),
 			approvalCode: approved.callback.query['approval-code'],
 			amountChecked: true,
+			unchecked: [],
 			mismatches: [],
 		});
 	});
@@ -144,6 +145,8 @@ describe('when the gateway disagrees', () => {
 		expect((flagged.items[0].confirmation as { mismatches: string[] }).mismatches).toEqual([
 			'order not found',
 			'status: callback "approved", gateway "error"',
+			'type: the status reply names no transaction type, so it cannot be compared',
+			'amount: the status reply carries no amount, so it cannot be compared',
 		]);
 	});
 });
@@ -166,11 +169,20 @@ describe('orders with a later transaction (notify_url)', () => {
 		expect(reversalCallback.query).toMatchObject({ type: 'reversal', amount: '3.00', status: 'approved', orderid: sale.orderid });
 	});
 
-	it('confirms the reversal\'s status and type; its amount cannot be checked against the order amount', async () => {
-		const result = await run(reversalCallback.query, EMIT_ONLY);
-		expectOk(result);
-		expect(result.items[0]).toMatchObject({ type: 'reversal', amount: '3.00', confirmed: true });
-		expect(result.items[0].confirmation).toMatchObject({ status: 'approved', transactionType: 'reversal', amount: '7.50', amountChecked: false, mismatches: [] });
+	it('does not confirm a reversal: its own amount cannot be checked against the order amount (issue #13, item 1)', async () => {
+		const flagged = await run(reversalCallback.query, WITH_FLAG);
+		expectOk(flagged);
+		expect(flagged.items[0]).toMatchObject({ type: 'reversal', amount: '3.00', confirmed: false });
+		expect(flagged.items[0].confirmation).toMatchObject({
+			status: 'approved',
+			transactionType: 'reversal',
+			amount: '7.50',
+			amountChecked: false,
+			mismatches: ['amount: callback "3.00" cannot be compared: after a reversal the status reports the order\'s amount ("7.50")'],
+		});
+		const emitOnly = await run(reversalCallback.query, EMIT_ONLY);
+		expectOk(emitOnly);
+		expect(emitOnly.items).toEqual([]);
 	});
 
 	it('does not confirm the sale callback once the order has moved on to the reversal', async () => {
@@ -179,7 +191,7 @@ describe('orders with a later transaction (notify_url)', () => {
 		expect(result.items[0]).toMatchObject({ type: 'sale', confirmed: false });
 		expect((result.items[0].confirmation as { mismatches: string[] }).mismatches).toEqual([
 			'type: callback "sale", gateway "reversal" (the order has a later transaction)',
-			'amount: callback "10.50", gateway "7.50"',
+			'amount: callback "10.50" cannot be compared: after a reversal the status reports the order\'s amount ("7.50")',
 		]);
 	});
 });
@@ -187,12 +199,12 @@ describe('orders with a later transaction (notify_url)', () => {
 describe('when the gateway gives no definite answer: 503, nothing started, the gateway retries', () => {
 	it('gateway unreachable (Emit Only When Confirmed)', async () => {
 		const result = await run(approved.callback.query, EMIT_ONLY, { baseUrl: `http://127.0.0.1:${closedPort}/paynet` });
-		expectRetryLater(result, /did not answer the status query: The service refused the connection/);
+		expectRetryLater(result, /no gateway reply to the status query: the connection was refused/);
 	});
 
 	it('gateway unreachable (Emit With Confirmed Flag)', async () => {
 		const result = await run(approved.callback.query, WITH_FLAG, { baseUrl: `http://127.0.0.1:${closedPort}/paynet` });
-		expectRetryLater(result, /did not answer the status query: The service refused the connection/);
+		expectRetryLater(result, /no gateway reply to the status query: the connection was refused/);
 	});
 
 	it('status query slower than the timeout', async () => {
@@ -200,13 +212,13 @@ describe('when the gateway gives no definite answer: 503, nothing started, the g
 		const started = Date.now();
 		const result = await run(approved.callback.query, { ...EMIT_ONLY, confirmTimeout: 1 });
 		expect(Date.now() - started).toBeLessThan(2900);
-		expectRetryLater(result, /did not answer the status query/);
+		expectRetryLater(result, /no gateway reply to the status query: the reply timed out/);
 	});
 
 	it('gateway server error', async () => {
 		await addFault(sandbox, { kind: 'http500', op: 'status' });
 		const result = await run(approved.callback.query, WITH_FLAG);
-		expectRetryLater(result, /refused the status query \(server, HTTP 500/);
+		expectRetryLater(result, /no gateway reply to the status query: the gateway answered HTTP 500/);
 	});
 
 	it('order still processing at the gateway', async () => {

@@ -3,7 +3,8 @@
 // documented concatenation) and one against the published C2 vector.
 import { createHash } from 'node:crypto';
 
-import { claimOf, clampTimeout, interpretStatusOutcome, sameAmount } from '../../nodes/CardGatewayTrigger/confirm';
+import { claimOf, clampTimeout, interpretStatusOutcome } from '../../nodes/CardGatewayTrigger/confirm';
+import { sameAmount } from '../../nodes/shared/protocol/amount';
 import { readCallbackFields, REQUEST_LIMITS } from '../../nodes/CardGatewayTrigger/fields';
 import { passesFilters } from '../../nodes/CardGatewayTrigger/filters';
 import { logSummary, normaliseCallback, safeBin, safeLastFour, typeKey } from '../../nodes/CardGatewayTrigger/normalise';
@@ -232,7 +233,7 @@ describe('passesFilters', () => {
 });
 
 describe('interpretStatusOutcome', () => {
-	const claim = claimOf({ status: 'approved', amount: '10.50', currency: 'USD', orderid: '100001' });
+	const claim = claimOf({ status: 'approved', type: 'sale', amount: '10.50', currency: 'USD', orderid: '100001', client_orderid: 'c-1' });
 	const reply = (fields: Record<string, string>, httpStatus = 200): GatewayOutcome => ({
 		kind: 'reply',
 		reply: { httpStatus, format: 'json', fields },
@@ -248,7 +249,7 @@ describe('interpretStatusOutcome', () => {
 		'serial-number': 's-1',
 	};
 
-	it('confirms when status, amount (by value), currency and order agree', () => {
+	it('confirms when status, type, amount (by value), currency and both order IDs agree', () => {
 		expect(interpretStatusOutcome(reply(statusReply), claim)).toEqual({
 			kind: 'definitive',
 			confirmed: true,
@@ -262,26 +263,50 @@ describe('interpretStatusOutcome', () => {
 				client_orderid: 'c-1',
 				serialNumber: 's-1',
 				amountChecked: true,
+				unchecked: [],
 				mismatches: [],
 			},
 		});
 	});
 
 	it('refutes a callback whose transaction is not the order\'s latest one', () => {
-		const outcome = interpretStatusOutcome(reply({ ...statusReply, 'transaction-type': 'reversal', amount: '7.50' }), claimOf({ status: 'approved', type: 'sale', amount: '10.50' }));
+		const outcome = interpretStatusOutcome(reply({ ...statusReply, 'transaction-type': 'reversal', amount: '7.50' }), claim);
 		expect(outcome).toMatchObject({
 			kind: 'definitive',
 			confirmed: false,
-			confirmation: { amountChecked: true, mismatches: ['type: callback "sale", gateway "reversal" (the order has a later transaction)', 'amount: callback "10.50", gateway "7.50"'] },
+			confirmation: {
+				amountChecked: false,
+				mismatches: [
+					'type: callback "sale", gateway "reversal" (the order has a later transaction)',
+					'amount: callback "10.50" cannot be compared: after a reversal the status reports the order\'s amount ("7.50")',
+				],
+			},
 		});
 	});
 
-	it('does not judge a follow-up\'s amount by the order amount the status reply carries', () => {
-		const outcome = interpretStatusOutcome(
-			reply({ ...statusReply, 'transaction-type': 'reversal', amount: '7.50' }),
-			claimOf({ status: 'approved', type: 'reversal', amount: '3.00', currency: 'USD', orderid: '100001' }),
-		);
-		expect(outcome).toMatchObject({ kind: 'definitive', confirmed: true, confirmation: { amountChecked: false, amount: '7.50', mismatches: [] } });
+	it('never confirms what it cannot compare: a follow-up\'s amount, a missing type, a field the reply lacks (issue #13, item 1)', () => {
+		const reversal = interpretStatusOutcome(reply({ ...statusReply, 'transaction-type': 'reversal', amount: '7.50' }), { ...claim, type: 'reversal', amount: '3.00' });
+		expect(reversal).toMatchObject({ confirmed: false, confirmation: { amountChecked: false, amount: '7.50' } });
+		// The forged replay of the issue: `type` removed, another spelling says sale, the amount raised.
+		const noType = interpretStatusOutcome(reply({ ...statusReply, 'transaction-type': 'reversal', amount: '0.00' }), { ...claim, type: undefined, amount: '9999.00' });
+		expect(noType).toMatchObject({ confirmed: false });
+		expect((noType as { confirmation: { mismatches: string[] } }).confirmation.mismatches[0]).toBe('type: the callback names no transaction type, so it cannot be compared');
+		const bare = interpretStatusOutcome(reply({ type: 'status-response', status: 'approved', 'serial-number': 's-1' }), claim);
+		expect((bare as { confirmation: { mismatches: string[] } }).confirmation.mismatches).toEqual([
+			'type: the status reply names no transaction type, so it cannot be compared',
+			'amount: the status reply carries no amount, so it cannot be compared',
+			'currency: the status reply carries none, so it cannot be compared',
+			'orderid: the status reply carries none, so it cannot be compared',
+			'client_orderid: the status reply carries none, so it cannot be compared',
+		]);
+	});
+
+	it('compares the other fields the item reports when the reply has them, and lists the rest as unchecked', () => {
+		const details = { ...claim, details: { approvalCode: 'A1', descriptor: 'SHOP', bin: '444455' } };
+		const agreeing = interpretStatusOutcome(reply({ ...statusReply, 'approval-code': 'A1', bin: '444455' }), details);
+		expect(agreeing).toMatchObject({ confirmed: true, confirmation: { unchecked: ['descriptor'], mismatches: [] } });
+		const forged = interpretStatusOutcome(reply({ ...statusReply, 'approval-code': 'B2' }), details);
+		expect(forged).toMatchObject({ confirmed: false, confirmation: { mismatches: ['approvalCode: callback "A1", gateway "B2"'] } });
 	});
 
 	it('refutes a different amount, status or currency and lists every mismatch', () => {
@@ -313,16 +338,11 @@ describe('interpretStatusOutcome', () => {
 	});
 
 	it('asks for a retry when no definite answer came', () => {
-		expect(interpretStatusOutcome({ kind: 'unreachable', code: 'ECONNREFUSED', message: 'connect ECONNREFUSED' }, claim)).toEqual({
+		const lost = { kind: 'lost' as const, code: 'ECONNREFUSED', what: 'the connection was refused', message: 'connect ECONNREFUSED', nothingSent: true };
+		expect(interpretStatusOutcome(lost, claim)).toEqual({
 			kind: 'retry',
-			reason: 'the gateway did not answer the status query: connect ECONNREFUSED (ECONNREFUSED)',
+			reason: 'no gateway reply to the status query: the connection was refused (connect ECONNREFUSED)',
 		});
-		const serverError = {
-			kind: 'reply' as const,
-			reply: { httpStatus: 500, format: 'json' as const, fields: {} },
-			failure: { kind: 'server' as const, httpStatus: 500, message: 'The gateway had an internal error (HTTP 500)' },
-		};
-		expect(interpretStatusOutcome(serverError, claim).kind).toBe('retry');
 		expect(interpretStatusOutcome(reply({ ...statusReply, status: 'processing' }), claim)).toMatchObject({ kind: 'retry', reason: expect.stringContaining('processing') });
 		expect(interpretStatusOutcome(reply({ type: 'status-response' }), claim).kind).toBe('retry');
 	});
