@@ -47,7 +47,7 @@ export function refuseDuplicateOrderIds(ctx: IExecuteFunctions, spec: OperationS
 export function stoppedRunError(outcomes: readonly ItemOutcome[], itemCount: number): Error {
 	const failures = outcomes.filter((outcome): outcome is { index: number; error: Error } => 'error' in outcome);
 	const worst = failures.reduce((a, b) => (rank(b.error) > rank(a.error) || (rank(b.error) === rank(a.error) && b.index < a.index) ? b : a));
-	const others = outcomes.filter((outcome) => outcome !== worst && !('error' in outcome && effect(outcome.error) === 'notSent')).sort((a, b) => a.index - b.index);
+	const others = outcomes.filter((outcome) => outcome !== worst).sort((a, b) => a.index - b.index);
 	const notStarted = itemCount - outcomes.length;
 	if (!others.length && !notStarted) return worst.error;
 	const lines = others.slice(0, MAX_LISTED).map(describe);
@@ -73,7 +73,7 @@ function rank(error: Error): number {
 
 function describe(outcome: ItemOutcome): string {
 	if ('error' in outcome) {
-		const what = effect(outcome.error) === 'mayHaveMoved' ? 'money MAY have moved' : 'no money moved';
+		const what = { notSent: 'nothing was sent', noMoneyMoved: 'no money moved', mayHaveMoved: 'money MAY have moved' }[effect(outcome.error)];
 		return `item ${outcome.index}: failed (${what}): ${outcome.error.message}`;
 	}
 	const { output } = outcome;

@@ -1,0 +1,115 @@
+'use strict';
+// A lying network between the node and the sandbox gateway: each request is forwarded or dropped,
+// and answered with the gateway's reply or with something that is not one (an HTML page, an empty
+// or truncated body, a redirect to another host, 4xx/5xx with odd bodies, a reply about another
+// order). The client's Host header is kept, so OAuth signatures (which cover the URL) still verify.
+// A second server, "elsewhere", records every request that reaches another host.
+// Independent of the node's code (plain HTTP, no import from nodes/).
+const http = require('node:http');
+
+/** What the client gets back. `pass` relays the gateway's reply unchanged. */
+const ANSWERS = {
+	pass: null,
+	html200: { status: 200, type: 'text/html', body: '<html><body><h1>Service temporarily unavailable</h1><a href="/?a=b&c=d">retry</a></body></html>' },
+	empty200: { status: 200, type: 'application/vnd.pay+json', body: '' },
+	truncated200: { status: 200, type: 'application/vnd.pay+json', body: '{"type":"async-response","serial-number":"00000000-0000-0000-0000-0000000' },
+	plainOk200: { status: 200, type: 'text/plain', body: 'OK' },
+	jsonOther200: { status: 200, type: 'application/json', body: '{"message":"accepted","id":42}' },
+	notFound404: { status: 404, type: 'text/html', body: '<html><body>404 Not Found</body></html>' },
+	tooMany429: { status: 429, type: 'application/json', body: '{"error":"rate limited"}' },
+	badGateway502: { status: 502, type: 'text/html', body: '<html>502 Bad Gateway</html>' },
+	forbidden403: { status: 403, type: 'text/html', body: '<html>Forbidden by WAF</html>' },
+	redirect307: { status: 307, redirect: true },
+	redirect302: { status: 302, redirect: true },
+	otherOrder: { rewrite: true },
+};
+
+function listen(server) {
+	return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server.address().port)));
+}
+
+function readBody(req) {
+	return new Promise((resolve) => {
+		const chunks = [];
+		req.on('data', (chunk) => chunks.push(chunk));
+		req.on('end', () => resolve(Buffer.concat(chunks)));
+	});
+}
+
+/** Replaces the merchant order ID of a gateway reply (JSON or legacy form) with another one. */
+function aboutAnotherOrder(body) {
+	const text = body.toString('utf8');
+	try {
+		const json = JSON.parse(text);
+		json['merchant-order-id'] = `someone-else-${json['merchant-order-id'] ?? 'x'}`;
+		return JSON.stringify(json);
+	} catch {
+		return text.replace(/merchant-order-id=([^\n&]*)/, 'merchant-order-id=someone-else-$1');
+	}
+}
+
+/**
+ * Starts the proxy in front of `gatewayUrl`. `plan(request)` decides per request:
+ * `{ forward: boolean, answer: keyof ANSWERS }` (default: forward and pass).
+ */
+async function startHostileGateway(gatewayUrl, plan = () => ({ forward: true, answer: 'pass' })) {
+	const elsewhere = { requests: [] };
+	const elsewhereServer = http.createServer(async (req, res) => {
+		elsewhere.requests.push({ method: req.method, url: req.url, headers: req.headers, body: (await readBody(req)).toString('utf8') });
+		res.writeHead(200, { 'content-type': 'text/plain' });
+		res.end('elsewhere');
+	});
+	const elsewherePort = await listen(elsewhereServer);
+	const target = new URL(gatewayUrl);
+	const log = [];
+	const server = http.createServer(async (req, res) => {
+		const body = await readBody(req);
+		const op = (req.url.match(/\/api\/(?:v\d|3ds\/v1)\/([a-z-]+(?:\/[a-z-]+)?)\/(?:group\/)?\d+/) || [])[1] || null;
+		const decision = { forward: true, answer: 'pass', ...(plan({ method: req.method, url: req.url, op, body: body.toString('utf8') }) || {}) };
+		log.push({ op, ...decision });
+		let upstream;
+		if (decision.forward) {
+			upstream = await new Promise((resolve, reject) => {
+				const forwarded = http.request(
+					{ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+					async (reply) => resolve({ status: reply.statusCode, headers: reply.headers, body: await readBody(reply) }),
+				);
+				forwarded.on('error', reject);
+				forwarded.end(body);
+			}).catch(() => undefined);
+		}
+		const answer = ANSWERS[decision.answer];
+		if (answer === undefined) throw new Error(`unknown answer ${decision.answer}`);
+		if (answer === null || answer.rewrite) {
+			if (!upstream) {
+				res.destroy();
+				return;
+			}
+			const out = answer ? aboutAnotherOrder(upstream.body) : upstream.body;
+			res.writeHead(upstream.status, { 'content-type': upstream.headers['content-type'] || 'text/plain', 'content-length': Buffer.byteLength(out) });
+			res.end(out);
+			return;
+		}
+		if (answer.redirect) {
+			res.writeHead(answer.status, { location: `http://127.0.0.1:${elsewherePort}${req.url}` });
+			res.end();
+			return;
+		}
+		res.writeHead(answer.status, { 'content-type': answer.type, 'content-length': Buffer.byteLength(answer.body) });
+		res.end(answer.body);
+	});
+	const port = await listen(server);
+	return {
+		url: `http://127.0.0.1:${port}`,
+		elsewhere,
+		log,
+		async close() {
+			const closing = [server, elsewhereServer].map((open) => new Promise((resolve) => open.close(resolve)));
+			server.closeAllConnections();
+			elsewhereServer.closeAllConnections();
+			await Promise.all(closing);
+		},
+	};
+}
+
+module.exports = { startHostileGateway, NON_REPLIES: Object.keys(ANSWERS).filter((name) => name !== 'pass') };
