@@ -6,6 +6,7 @@ import { join } from 'node:path';
 
 import { PRIVATE_KEY } from '../test/e2e/environment';
 
+import { PAN_SPELLINGS } from './forgedGenuine';
 import type { ReliabilityN8n } from './n8n';
 import { CONTROL_KEY, OTHER_CONTROL_KEY, TEST_PANS, Tally, type CampaignResult } from './support';
 
@@ -15,6 +16,8 @@ export function needles(): Array<{ label: string; bytes: Buffer }> {
 	const cvvs = ['123', '321', '1234'].flatMap((cvv) => [`"cvv2":"${cvv}"`, `"cvv":"${cvv}"`, `"cvv2": "${cvv}"`, `"cvv": "${cvv}"`, `cvv2=${cvv}`, `cvv=${cvv}`]);
 	return [
 		...TEST_PANS.map((pan) => ({ label: `PAN ${pan.slice(0, 6)}…`, value: pan })),
+		...PAN_SPELLINGS.map((spelling, index) => ({ label: `PAN spelling #${index + 1}`, value: spelling })),
+		...['"card_cvv":"737"', '"security-code":"737"', 'card_cvv=737'].map((value) => ({ label: 'CVV under another name', value })),
 		...cvvs.map((cvv) => ({ label: `CVV ${cvv.replace(/\d+/, '***')}`, value: cvv })),
 		{ label: 'control key', value: CONTROL_KEY },
 		{ label: "other merchant's control key", value: OTHER_CONTROL_KEY },
@@ -55,7 +58,7 @@ export async function atRestCampaign(n8n: ReliabilityN8n, outputs: Array<{ campa
 		title: 'Card data at rest',
 		seed: 0,
 		cases: files.length + outputCount,
-		injected: `${search.length} needles (${TEST_PANS.length} test PANs, CVVs in JSON and form spellings, both control keys, two lines of the RSA private key) searched byte-wise in ${files.length} n8n files (${(bytes / 1024 / 1024).toFixed(1)} MiB: database.sqlite, -wal, n8n.log, event logs, binary data) and in ${outputCount} node outputs / execution dumps of campaigns 1–4`,
+		injected: `${search.length} needles (${TEST_PANS.length} test PANs, a PAN in ${PAN_SPELLINGS.length} other spellings, CVVs in JSON and form spellings and under other names, both control keys, two lines of the RSA private key) searched byte-wise in ${files.length} n8n files (${(bytes / 1024 / 1024).toFixed(1)} MiB: database.sqlite, -wal, n8n.log, event logs, binary data) and in ${outputCount} node outputs / execution dumps of the other campaigns`,
 		invariants: tally.list(),
 		figures: { files: files.map((file) => file.replace(n8n.env.userFolder, '<user folder>')).join(', ') },
 		wallMs: Date.now() - started,

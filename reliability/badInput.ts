@@ -187,8 +187,10 @@ function caseArbitrary(shapes: OperationShape[]): fc.Arbitrary<Case> {
 }
 
 /** The node parameters of a case: every required field valid, the target an expression over $json.v. */
-function parametersOf(shape: OperationShape, target: INodeProperties, place: 'top' | 'additional', orderId: string, category: Category): INodeParameters {
+function parametersOf(shape: OperationShape, target: INodeProperties, place: 'top' | 'additional', baseOrderId: string, category: Category): INodeParameters {
 	const parameters: INodeParameters = { resource: shape.resource, operation: shape.operation };
+	// One order ID per item: a money-moving batch with a repeated ID is refused as a whole.
+	const orderId = `=${baseOrderId}-{{ $itemIndex }}`;
 	for (const property of shape.required) parameters[property.name] = property.name === 'merchantOrderId' ? orderId : (VALID[property.name] ?? 'x');
 	for (const property of shape.main) if (property.name === 'merchantOrderId') parameters.merchantOrderId = orderId;
 	const additional: IDataObject = {};

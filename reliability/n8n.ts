@@ -1,20 +1,28 @@
-// The real n8n of campaigns 2, 4 and 5: the pinned runtime with this package installed as a community
-// package (test/e2e/environment.ts), the sandbox gateway, and three published trigger workflows.
+// The real n8n of campaigns 2, 4, 5 and 7: the pinned runtime with this package installed as a community
+// package (test/e2e/environment.ts), the sandbox gateway, and five published trigger workflows.
 import { startE2eEnvironment, type E2eEnvironment } from '../test/e2e/environment';
 
 export const WORKFLOWS = {
 	/** Forged callbacks, default settings (Confirm With Status Query: Off). */
-	forgedOff: { id: 'relForgedOff00001', webhookId: '7e1ab111-0007-4000-8000-000000000001', confirm: 'off' },
+	forgedOff: { id: 'relForgedOff00001', webhookId: '7e1ab111-0007-4000-8000-000000000001', parameters: {} },
 	/** Forged callbacks, Confirm With Status Query: Emit Only When Confirmed. */
-	forgedConfirm: { id: 'relForgedConf0001', webhookId: '7e1ab111-0007-4000-8000-000000000002', confirm: 'emitOnlyWhenConfirmed' },
+	forgedConfirm: { id: 'relForgedConf0001', webhookId: '7e1ab111-0007-4000-8000-000000000002', parameters: { confirm: 'emitOnlyWhenConfirmed' } },
 	/** Callback load, default settings. */
-	load: { id: 'relLoad0000000001', webhookId: '7e1ab111-0007-4000-8000-000000000003', confirm: 'off' },
+	load: { id: 'relLoad0000000001', webhookId: '7e1ab111-0007-4000-8000-000000000003', parameters: {} },
+	/** Forged callbacks built from genuine ones: Emit With Confirmed Flag. */
+	confirmFlag: { id: 'relConfirmFlag001', webhookId: '7e1ab111-0007-4000-8000-000000000004', parameters: { confirm: 'emitWithConfirmedFlag' } },
+	/** The same behind filters: approved sales only, Emit Only When Confirmed. */
+	confirmFiltered: {
+		id: 'relConfirmFilt001',
+		webhookId: '7e1ab111-0007-4000-8000-000000000005',
+		parameters: { confirm: 'emitOnlyWhenConfirmed', statuses: ['approved'], transactionTypes: ['sale'] },
+	},
 } as const;
 
 export type WorkflowKey = keyof typeof WORKFLOWS;
 
 function triggerWorkflow(key: WorkflowKey): Record<string, unknown> {
-	const { id, webhookId, confirm } = WORKFLOWS[key];
+	const { id, webhookId, parameters } = WORKFLOWS[key];
 	return {
 		id,
 		name: `Reliability: ${key}`,
@@ -28,7 +36,7 @@ function triggerWorkflow(key: WorkflowKey): Record<string, unknown> {
 				typeVersion: 2,
 				position: [0, 0],
 				webhookId,
-				parameters: confirm === 'off' ? {} : { confirm },
+				parameters,
 				credentials: { cardGatewayApi: { id: 'cgSandbox000000001', name: 'Card Gateway sandbox' } },
 			},
 		],

@@ -1,6 +1,6 @@
 // The full reliability run (issue #7): `npm run reliability` runs every campaign with its fixed seed
-// and writes docs/reliability.md. RELIABILITY_CAMPAIGNS=faults,badInput,forged,load runs a subset
-// and writes test-artifacts/reliability/partial.md instead (campaign 5 needs 1–4 and runs only in
+// and writes docs/reliability.md. RELIABILITY_CAMPAIGNS=faults,hostile,… runs a subset
+// and writes test-artifacts/reliability/partial.md instead (campaign 5 scans what the others left and runs only in
 // the full run).
 import { join } from 'node:path';
 
@@ -10,6 +10,9 @@ import { atRestCampaign } from './atRest';
 import { badInputCampaign } from './badInput';
 import { faultCampaign } from './faults';
 import { forgedCampaign } from './forged';
+import { forgedGenuineCampaign } from './forgedGenuine';
+import { hostileCampaign } from './hostile';
+import { maskingCampaign } from './masking';
 import { loadCampaign } from './load';
 import { startReliabilityN8n, type ReliabilityN8n } from './n8n';
 import { renderReport, writeReport, type CampaignRun } from './report';
@@ -17,7 +20,7 @@ import { renderReport, writeReport, type CampaignRun } from './report';
 const SCRIPT = 'npm run reliability';
 const PORT = 5765;
 const SEED = 7;
-const ALL = ['faults', 'forged', 'badInput', 'load'];
+const ALL = ['faults', 'forged', 'badInput', 'load', 'hostile', 'forgedGenuine', 'masking'];
 const selected = (process.env.RELIABILITY_CAMPAIGNS ?? ALL.join(',')).split(',').map((name) => name.trim());
 const full = ALL.every((name) => selected.includes(name));
 const only = (name: string) => `RELIABILITY_CAMPAIGNS=${name} ${SCRIPT}`;
@@ -37,7 +40,7 @@ let n8n: ReliabilityN8n | undefined;
 const startedAll = Date.now();
 
 beforeAll(async () => {
-	if (selected.includes('forged') || selected.includes('load')) n8n = await startReliabilityN8n(PORT);
+	if (['forged', 'load', 'forgedGenuine'].some((name) => selected.includes(name))) n8n = await startReliabilityN8n(PORT);
 }, 15 * 60_000);
 
 afterAll(async () => {
@@ -94,7 +97,34 @@ const violations = (run: CampaignRun) => run.result.invariants.filter((i) => i.v
 	expect(violations(run)).toEqual([]);
 });
 
-(full ? test : test.skip)('5. card data at rest after campaigns 1–4', async () => {
+(selected.includes('hostile') ? test : test.skip)('6. hostile network and mixed batches: 1,000 batches', async () => {
+	const result = await hostileCampaign({ seed: SEED, runs: 1000, lanes: 8 });
+	outputs.push({ campaign: 'hostile', texts: result.outputs });
+	const run = { result, command: only('hostile') };
+	runs.push(run);
+	expect(violations(run)).toEqual([]);
+});
+
+(selected.includes('forgedGenuine') ? test : test.skip)('7. forged callbacks built from genuine ones, in a real n8n', async () => {
+	const result = await forgedGenuineCampaign(n8n!);
+	const run = {
+		result,
+		command: only('forgedGenuine'),
+		notes: [
+			'Forgeries keep the genuine `control`, so they verify; what they may not do is come out `confirmed: true` while reporting something the gateway does not say. A follow-up (reversal, capture) is never confirmed with an amount: the status reply reports the order\'s amount, not the follow-up\'s. Two spellings of one field that disagree are refused with 400.',
+		],
+	};
+	runs.push(run);
+	expect(violations(run)).toEqual([]);
+});
+
+(selected.includes('masking') ? test : test.skip)('8. card numbers in every spelling: 20,000 cases', () => {
+	const run = { result: maskingCampaign({ seed: SEED, runs: 20_000 }), command: only('masking') };
+	runs.push(run);
+	expect(violations(run)).toEqual([]);
+});
+
+(full ? test : test.skip)('5. card data at rest after the other campaigns', async () => {
 	const result = await atRestCampaign(n8n!, outputs);
 	const run = { result, command: SCRIPT };
 	runs.push(run);

@@ -126,3 +126,21 @@ test('a signed POST whose body n8n leaves unparsed (no content type) starts one 
 		expect(raw).toMatchObject({ status: 'approved', orderid: '996', amount: '2.00', method: 'POST', verified: true });
 	}
 }, 2 * 60_000);
+
+test('multipart POSTs to /callback and /return are refused unread: 4xx or a redirect, never 500, nothing stored (issue #13, item 8)', async () => {
+	const before = { v2: (await env.n8n.executions(WORKFLOW)).length, v1: (await env.n8n.executions(WORKFLOW_V1)).length };
+	const control = createHash('sha1').update(`approved995e2e-multipart${MERCHANT.controlKey}`).digest('hex');
+	for (const webhook of [WEBHOOK, WEBHOOK_V1, WEBHOOK.replace(/callback$/, 'return')]) {
+		for (let n = 0; n < 3; n++) {
+			const form = new FormData();
+			for (const [name, value] of Object.entries({ status: 'approved', orderid: '995', merchant_order: 'e2e-multipart', amount: '3.00', control })) form.append(name, value);
+			form.append('file', new Blob(['4444555566661111']), 'card.txt');
+			const answer = await fetch(`${env.n8n.baseUrl}/webhook/${webhook}`, { method: 'POST', body: form, redirect: 'manual' });
+			await answer.arrayBuffer();
+			expect([webhook, answer.status < 500]).toEqual([webhook, true]);
+			if (webhook.endsWith('callback')) expect(answer.status).toBe(400);
+		}
+	}
+	await new Promise((resolve) => setTimeout(resolve, 1500));
+	expect({ v2: (await env.n8n.executions(WORKFLOW)).length, v1: (await env.n8n.executions(WORKFLOW_V1)).length }).toEqual(before);
+}, 2 * 60_000);

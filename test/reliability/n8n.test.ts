@@ -1,7 +1,9 @@
-// Issue #7, campaigns 2, 4 and 5 in a real n8n (one start for the file): small fixed-seed slices of
-// `npm run reliability` — forged callbacks, callback load, and the at-rest scan after them.
+// Issues #7 and #13, campaigns 2, 4, 7 and 5 in a real n8n (one start for the file): small slices of
+// `npm run reliability` — forged callbacks, callback load, forgeries of genuine callbacks, and the
+// at-rest scan after them.
 import { atRestCampaign } from '../../reliability/atRest';
 import { forgedCampaign } from '../../reliability/forged';
+import { forgedGenuineCampaign } from '../../reliability/forgedGenuine';
 import { loadCampaign } from '../../reliability/load';
 import { startReliabilityN8n, type ReliabilityN8n } from '../../reliability/n8n';
 import type { CampaignResult } from '../../reliability/support';
@@ -38,6 +40,12 @@ test('callback load: 200 genuine callbacks at 50 concurrent, each acknowledged a
 	expect(result.invariants.find((i) => i.name === 'no duplicate execution')?.passed).toBe(200);
 	expect(result.figures['executions of the load workflow']).toBe(200);
 }, 180_000);
+
+test('forgeries of genuine callbacks (live and refunded sale): no item that disagrees with the gateway is confirmed', async () => {
+	const result = await forgedGenuineCampaign(n8n, { callbacks: 2 });
+	expectNoViolation(result);
+	expect(Number(result.figures['executions with confirmed: true'])).toBeGreaterThan(0);
+}, 300_000);
 
 test('card data at rest: none in the database, logs or outputs after the slices', async () => {
 	const result = await atRestCampaign(n8n, outputs);

@@ -290,9 +290,9 @@ describe('interpretStatusOutcome', () => {
 		// The forged replay of the issue: `type` removed, another spelling says sale, the amount raised.
 		const noType = interpretStatusOutcome(reply({ ...statusReply, 'transaction-type': 'reversal', amount: '0.00' }), { ...claim, type: undefined, amount: '9999.00' });
 		expect(noType).toMatchObject({ confirmed: false });
-		expect((noType as { confirmation: { mismatches: string[] } }).confirmation.mismatches[0]).toBe('type: the callback names no transaction type, so it cannot be compared');
+		expect((noType as unknown as { confirmation: { mismatches: string[] } }).confirmation.mismatches[0]).toBe('type: the callback names no transaction type, so it cannot be compared');
 		const bare = interpretStatusOutcome(reply({ type: 'status-response', status: 'approved', 'serial-number': 's-1' }), claim);
-		expect((bare as { confirmation: { mismatches: string[] } }).confirmation.mismatches).toEqual([
+		expect((bare as unknown as { confirmation: { mismatches: string[] } }).confirmation.mismatches).toEqual([
 			'type: the status reply names no transaction type, so it cannot be compared',
 			'amount: the status reply carries no amount, so it cannot be compared',
 			'currency: the status reply carries none, so it cannot be compared',
