@@ -7,7 +7,7 @@ import { maskText } from '../shared/protocol/masking';
 import { isOrderNotFound } from '../shared/protocol/reply';
 import { gatewayRequest, merchantCredentials, type GatewayOutcome } from '../shared/transport';
 import { sameAmount } from '../shared/protocol/amount';
-import { normaliseStatus, pick, safeBin, safeLastFour, typeKey } from './normalise';
+import { FIELD_SPELLINGS, normaliseStatus, pick, safeBin, safeLastFour, typeKey, type ItemField } from './normalise';
 
 export type ConfirmMode = 'off' | 'emitOnlyWhenConfirmed' | 'emitWithConfirmedFlag';
 
@@ -35,24 +35,13 @@ export interface CallbackClaim {
 	details: Record<string, string>;
 }
 
-/** Item fields besides the core ones, with the status reply's spellings of them. */
-const DETAILS: ReadonlyArray<readonly [string, readonly string[]]> = [
-	['approvalCode', ['approval-code', 'approval_code']],
-	['errorCode', ['error-code', 'error_code']],
-	['errorMessage', ['error-message', 'error_message']],
-	['descriptor', ['descriptor']],
-	['processorTxId', ['processor-tx-id', 'processor_tx_id']],
-	['cardType', ['card-type', 'card_type']],
-	['bin', ['bin']],
-	['lastFourDigits', ['last-four-digits', 'last_four_digits']],
-];
-
-export const CONFIRMABLE_DETAILS = DETAILS.map(([name]) => name);
+/** Item fields besides the core ones: compared when the status reply carries them. */
+const DETAILS: readonly ItemField[] = ['approvalCode', 'errorCode', 'errorMessage', 'descriptor', 'processorTxId', 'cardType', 'bin', 'lastFourDigits'];
 
 export function claimOf(item: IDataObject): CallbackClaim {
 	const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
 	const details: Record<string, string> = {};
-	for (const [name] of DETAILS) {
+	for (const name of DETAILS) {
 		const value = text(item[name]);
 		if (value !== undefined) details[name] = value;
 	}
@@ -162,12 +151,13 @@ export function interpretStatusOutcome(outcome: GatewayOutcome, claim: CallbackC
 
 	// The reply describes the order's latest transaction. When that is not the callback's own
 	// transaction (a sale callback retried after a refund), it cannot confirm the callback.
-	const gatewayType = gateway(['transaction-type', 'transaction_type']);
+	// In a status reply `type` is the reply's own type (status-response); the transaction's is spelled out.
+	const gatewayType = gateway(FIELD_SPELLINGS.type.filter((name) => name !== 'type'));
 	if (claim.type === undefined) mismatches.push('type: the callback names no transaction type, so it cannot be compared');
 	else if (gatewayType === undefined) mismatches.push('type: the status reply names no transaction type, so it cannot be compared');
 	else if (typeKey(claim.type) !== typeKey(gatewayType)) mismatches.push(`type: callback "${claim.type}", gateway "${gatewayType}" (the order has a later transaction)`);
 
-	const amount = gateway(['amount']);
+	const amount = gateway(FIELD_SPELLINGS.amount);
 	const followUp = [claim.type, gatewayType].find((type) => type !== undefined && FOLLOW_UP_TYPES.has(typeKey(type)));
 	confirmation.amountChecked = claim.amount !== undefined && amount !== undefined && !followUp;
 	if (claim.amount !== undefined) {
@@ -175,15 +165,15 @@ export function interpretStatusOutcome(outcome: GatewayOutcome, claim: CallbackC
 		else if (amount === undefined) mismatches.push('amount: the status reply carries no amount, so it cannot be compared');
 		else if (!sameAmount(claim.amount, amount)) mismatches.push(`amount: callback "${claim.amount}", gateway "${amount}"`);
 	}
-	compareExact(mismatches, 'currency', claim.currency?.trim().toUpperCase(), gateway(['currency'])?.trim().toUpperCase());
-	compareExact(mismatches, 'orderid', claim.orderid, gateway(['paynet-order-id', 'orderid', 'paynet_order_id']));
-	compareExact(mismatches, 'client_orderid', claim.client_orderid, gateway(['merchant-order-id', 'client_orderid', 'merchant_order']));
+	compareExact(mismatches, 'currency', claim.currency?.trim().toUpperCase(), gateway(FIELD_SPELLINGS.currency)?.trim().toUpperCase());
+	compareExact(mismatches, 'orderid', claim.orderid, gateway(FIELD_SPELLINGS.orderid));
+	compareExact(mismatches, 'client_orderid', claim.client_orderid, gateway(FIELD_SPELLINGS.client_orderid));
 
 	const unchecked: string[] = [];
-	for (const [name, spellings] of DETAILS) {
+	for (const name of DETAILS) {
 		const claimed = claim.details[name];
 		if (claimed === undefined) continue;
-		const answered = gateway(spellings);
+		const answered = gateway(FIELD_SPELLINGS[name]);
 		if (answered === undefined) unchecked.push(name);
 		else if (!sameDetail(name, claimed, answered)) mismatches.push(`${name}: callback "${claimed}", gateway "${answered}"`);
 	}

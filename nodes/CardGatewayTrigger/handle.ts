@@ -8,7 +8,7 @@ import { merchantCredentials } from '../shared/transport';
 import { clampTimeout, confirmWithStatusQuery, type ConfirmMode } from './confirm';
 import { readCallbackFields, type ReadOutcome } from './fields';
 import { passesFilters, type FilterSettings } from './filters';
-import { conflictingSpellings, IDENTIFIERS, logSummary, normaliseCallback, normaliseStatus, pick, type CallbackEvent } from './normalise';
+import { conflictingSpellings, FIELD_SPELLINGS, logSummary, normaliseCallback, normaliseStatus, pick, type CallbackEvent } from './normalise';
 import { redirectTarget, sendFixed, sendRedirect, setPlainTextHeaders, type ResponseWriter } from './respond';
 import { describeVerificationFailure, verifyCallback } from './verify';
 
@@ -50,7 +50,7 @@ export async function handleServerCallback(ctx: IWebhookFunctions): Promise<IWeb
 	}
 	const mode = ctx.getNodeParameter('confirm', 'off') as ConfirmMode;
 	if (mode === 'emitOnlyWhenConfirmed' || mode === 'emitWithConfirmedFlag') {
-		const ids = { orderid: pick(fields, IDENTIFIERS[0][1]) ?? '', client_orderid: pick(fields, IDENTIFIERS[1][1]) ?? '' };
+		const ids = { orderid: pick(fields, FIELD_SPELLINGS.orderid) ?? '', client_orderid: pick(fields, FIELD_SPELLINGS.client_orderid) ?? '' };
 		const outcome = await confirmWithStatusQuery(ctx, item, ids, clampTimeout(ctx.getNodeParameter('confirmTimeout', 10)));
 		if (outcome.kind === 'retry') {
 			ctx.logger.warn(`${LOG_PREFIX} answered 503 so the gateway resends the callback later: ${outcome.reason}`, {

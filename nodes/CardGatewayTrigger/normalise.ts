@@ -15,36 +15,42 @@ export interface NormaliseOptions {
 	secrets: readonly string[];
 }
 
-// Output name → the spellings the gateway (or its white labels) use for it, first match wins.
-export const IDENTIFIERS: ReadonlyArray<readonly [string, readonly string[]]> = [
-	['orderid', ['orderid', 'paynet-order-id', 'paynet_order_id']],
-	['client_orderid', ['client_orderid', 'merchant_order', 'client-order-id', 'merchant-order-id']],
-];
+/**
+ * Item field → the spellings the gateway (or its white labels) use for it, first match wins.
+ * Status replies use the same spellings (but for `type`, which names the reply there); the item, the
+ * filters and the confirmation all read them from here.
+ */
+export const FIELD_SPELLINGS = {
+	orderid: ['orderid', 'paynet-order-id', 'paynet_order_id'],
+	client_orderid: ['client_orderid', 'merchant_order', 'client-order-id', 'merchant-order-id'],
+	type: ['type', 'transaction-type', 'transaction_type'],
+	amount: ['amount'],
+	currency: ['currency'],
+	errorCode: ['error_code', 'error-code'],
+	errorMessage: ['error_message', 'error-message'],
+	approvalCode: ['approval-code', 'approval_code'],
+	descriptor: ['descriptor'],
+	processorTxId: ['processor-tx-id', 'processor_tx_id'],
+	cardType: ['card-type', 'card_type'],
+	bin: ['bin'],
+	lastFourDigits: ['last-four-digits', 'last_four_digits'],
+} as const satisfies Record<string, readonly string[]>;
+
+export type ItemField = keyof typeof FIELD_SPELLINGS;
 
 // Every value is scrubbed of card numbers and secrets, identifiers too: a value that reads as a card
 // number (12–19 digits passing the Luhn check) is masked wherever it stands. Checks compare masked forms.
-const OPTIONAL_FIELDS: ReadonlyArray<readonly [string, readonly string[]]> = [
-	['amount', ['amount']],
-	['currency', ['currency']],
-	['errorCode', ['error_code', 'error-code']],
-	['errorMessage', ['error_message', 'error-message']],
-	['approvalCode', ['approval-code', 'approval_code']],
-	['descriptor', ['descriptor']],
-	['processorTxId', ['processor-tx-id', 'processor_tx_id']],
-	['cardType', ['card-type', 'card_type']],
-];
-
-/** Every field the item reads under more than one spelling. */
-const TYPE_SPELLINGS = ['type', 'transaction-type', 'transaction_type'] as const;
+const TEXT_FIELDS: readonly ItemField[] = ['amount', 'currency', 'errorCode', 'errorMessage', 'approvalCode', 'descriptor', 'processorTxId', 'cardType'];
 
 /**
  * A request that spells one field twice with different values is refused: the item reads one
  * spelling, a check could read the other (a forged `transaction-type` beside a genuine `type`).
+ * (The order IDs are checked against the signed values by verify.ts.)
  */
 export function conflictingSpellings(fields: Readonly<Record<string, string>>): string | undefined {
-	const groups = [TYPE_SPELLINGS, ...OPTIONAL_FIELDS.map(([, spellings]) => spellings), ['last-four-digits', 'last_four_digits']];
-	for (const spellings of groups) {
-		const values = new Set(spellings.filter((name) => Object.prototype.hasOwnProperty.call(fields, name)).map((name) => fields[name]));
+	for (const [name, spellings] of Object.entries(FIELD_SPELLINGS)) {
+		if (name === 'orderid' || name === 'client_orderid') continue;
+		const values = new Set(spellings.filter((spelling) => Object.prototype.hasOwnProperty.call(fields, spelling)).map((spelling) => fields[spelling]));
 		if (values.size > 1) return `the parameters ${spellings.join(' / ')} disagree`;
 	}
 	return undefined;
@@ -84,16 +90,16 @@ export function normaliseCallback(fields: Readonly<Record<string, string>>, opti
 		event: options.event,
 		status: maskText(normaliseStatus(fields.status), options.secrets),
 	};
-	const type = pick(fields, TYPE_SPELLINGS);
+	const type = pick(fields, FIELD_SPELLINGS.type);
 	if (type !== undefined) item.type = maskText(type.trim().toLowerCase(), secrets);
-	for (const [name, spellings] of IDENTIFIERS) item[name] = maskText(pick(fields, spellings) ?? '', secrets);
-	for (const [name, spellings] of OPTIONAL_FIELDS) {
-		const value = pick(fields, spellings);
+	for (const name of ['orderid', 'client_orderid'] as const) item[name] = maskText(pick(fields, FIELD_SPELLINGS[name]) ?? '', secrets);
+	for (const name of TEXT_FIELDS) {
+		const value = pick(fields, FIELD_SPELLINGS[name]);
 		if (value !== undefined) item[name] = maskText(value, secrets);
 	}
-	const bin = pick(fields, ['bin']);
+	const bin = pick(fields, FIELD_SPELLINGS.bin);
 	if (bin !== undefined) item.bin = safeBin(bin);
-	const lastFour = pick(fields, ['last-four-digits', 'last_four_digits']);
+	const lastFour = pick(fields, FIELD_SPELLINGS.lastFourDigits);
 	if (lastFour !== undefined) item.lastFourDigits = safeLastFour(lastFour);
 	item.verified = options.verified;
 	item.method = options.method.toUpperCase();

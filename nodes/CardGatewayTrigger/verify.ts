@@ -1,14 +1,13 @@
 // The callback signature check: control = sha1(status + orderid + merchant_order + control key),
 // compared in constant time by the shared protocol code. Pure; never throws.
 import { isGenuineCallback } from '../shared/protocol/callback';
+import { FIELD_SPELLINGS } from './normalise';
 
 export type VerificationFailure = 'no-control' | 'malformed-control' | 'no-control-key' | 'mismatch';
 
 export type Verification = { genuine: true } | { genuine: false; reason: VerificationFailure };
 
 const HEX_40 = /^[0-9a-fA-F]{40}$/;
-const MERCHANT_ORDER_SPELLINGS = ['merchant_order', 'client_orderid', 'client-order-id', 'merchant-order-id'] as const;
-const ORDER_ID_SPELLINGS = ['orderid', 'paynet-order-id', 'paynet_order_id'] as const;
 
 export function verifyCallback(fields: Readonly<Record<string, string>>, controlKey: string | undefined): Verification {
 	const control = typeof fields.control === 'string' ? fields.control.trim() : '';
@@ -21,7 +20,7 @@ export function verifyCallback(fields: Readonly<Record<string, string>>, control
 	const signedOrderId = fields.orderid ?? '';
 	const differs = (names: readonly string[], signedValue: string) =>
 		names.some((name) => Object.prototype.hasOwnProperty.call(fields, name) && fields[name] !== signedValue);
-	if (differs(MERCHANT_ORDER_SPELLINGS, signedOrder) || differs(ORDER_ID_SPELLINGS, signedOrderId)) return { genuine: false, reason: 'mismatch' };
+	if (differs(FIELD_SPELLINGS.client_orderid, signedOrder) || differs(FIELD_SPELLINGS.orderid, signedOrderId)) return { genuine: false, reason: 'mismatch' };
 	const signed = {
 		status: fields.status,
 		orderid: fields.orderid,
