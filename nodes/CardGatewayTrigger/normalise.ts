@@ -3,6 +3,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { maskSensitive, maskText } from '../shared/protocol/masking';
+import { comparableName } from '../shared/protocol/names';
 
 export type CallbackEvent = 'serverCallback' | 'customerReturn';
 
@@ -69,9 +70,7 @@ export function normaliseStatus(value: string | undefined): string {
 }
 
 /** Transaction types compare without case or separators: `account-verification` = `Account Verification`. */
-export function typeKey(value: string | undefined): string {
-	return (value ?? '').toLowerCase().replace(/[^a-z0-9]/g, '');
-}
+export const typeKey = comparableName;
 
 /** A BIN is at most 8 leading digits; anything longer is cut back to the first 6. */
 export function safeBin(value: string): string {

@@ -1,12 +1,11 @@
 // Card data and secrets never leave the node: card numbers are cut to first 6 / last 4 digits
 // wherever they appear, CVVs and keys are dropped.
+import { comparableName } from './names';
 
-/** A field name compared without case or separators: `credit-card-number` → `creditcardnumber`. */
-const nameKey = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
 
 /** Field names whose values are card numbers, wherever they appear (requests, replies, callbacks). */
 function isPanField(name: string): boolean {
-	const key = nameKey(name);
+	const key = comparableName(name);
 	return key === 'pan' || key.endsWith('pan') || key.includes('cardnumber') || key.includes('cardno');
 }
 
@@ -14,7 +13,7 @@ const SECRET_PARTS = ['cvv', 'cvc', 'cvn', 'securitycode', 'cardcode', 'cardveri
 
 /** Field names whose values are never shown at all: card verification codes under any name, keys. */
 function isSecretField(name: string): boolean {
-	const key = nameKey(name);
+	const key = comparableName(name);
 	return key === 'csc' || key === 'cid' || SECRET_PARTS.some((part) => key.includes(part));
 }
 

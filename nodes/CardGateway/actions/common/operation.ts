@@ -10,6 +10,7 @@ import {
 
 import { OPERATIONS, type AuthScheme, type OperationId } from '../../../shared/protocol/catalogue';
 import { GatewayInputError } from '../../../shared/protocol/errors';
+import { comparableName } from '../../../shared/protocol/names';
 import { MERCHANT_ORDER_ID_SPELLINGS } from '../../../shared/protocol/reply';
 import { withMoneyEffect } from '../../../shared/moneyEffect';
 import { merchantCredentials, withInputErrors, type EndpointChoice, type GatewayCall } from '../../../shared/transport';
@@ -242,18 +243,13 @@ function addExtraFields(ctx: IExecuteFunctions, spec: OperationSpec, itemIndex: 
 			throw new GatewayInputError('Extra Fields', '"Extra Fields" names must be 1–64 letters, digits, or . _ - [ ]');
 		}
 		if (RESERVED_EXTRA.test(name)) throw new GatewayInputError('Extra Fields', `"Extra Fields" may not set "${name}": the node signs requests itself`);
-		const reason = reserved.get(nameKey(name));
+		const reason = reserved.get(comparableName(name));
 		if (reason) throw new GatewayInputError('Extra Fields', `"Extra Fields" may not set "${name}": ${reason}`);
-		if (taken.has(nameKey(name))) throw new GatewayInputError('Extra Fields', `"Extra Fields" sets "${name}" twice`);
+		if (taken.has(comparableName(name))) throw new GatewayInputError('Extra Fields', `"Extra Fields" sets "${name}" twice`);
 		const value = asText({ property: { displayName: `Extra Fields → ${name}`, name, type: 'string', default: '' }, wire: name, check: 'text' }, extra.value ?? '');
-		taken.add(nameKey(name));
+		taken.add(comparableName(name));
 		built.fields.push([name, value]);
 	}
-}
-
-/** Field names compare without case or separators: client_orderid = client-order-id = ClientOrderId. */
-function nameKey(name: string): string {
-	return name.toLowerCase().replace(/[^a-z0-9]/g, '');
 }
 
 /** Names Extra Fields may not set, with the reason: the operation's parameters (every spelling), IDs and money fields. */
@@ -261,7 +257,7 @@ function reservedNames(spec: OperationSpec): Map<string, string> {
 	const gateway = OPERATIONS[spec.gateway];
 	const reserved = new Map<string, string>();
 	const reserve = (name: string, reason: string) => {
-		if (name && !reserved.has(nameKey(name))) reserved.set(nameKey(name), reason);
+		if (name && !reserved.has(comparableName(name))) reserved.set(comparableName(name), reason);
 	};
 	for (const field of [...(spec.required ?? []), ...(spec.main ?? []), ...(spec.optional ?? [])]) {
 		const names = field.merchantOrderId ? [field.wire, gateway.orderIdField, ...MERCHANT_ORDER_ID_SPELLINGS] : [field.wire];
