@@ -58,6 +58,11 @@ const COMMANDS = {
 	'v2/account-verification-form': control('endpoint', [CID], { handler: 'form', kind: 'verify', tx: 'account-verification', money: null }),
 	'v2/sync/account-verification': control('endpoint', [CID, ...CARD], { handler: 'sync-verify', kind: 'verify', tx: 'account-verification', money: null, card: 'required' }),
 	'v2/status': control('order', ['login', CID], { handler: 'status' }),
+	'v2/transfer-form': control('endpoint-amount', FORM_REQ, { handler: 'form', kind: 'transfer', tx: 'transfer', money: 'transfer' }),
+	// PHP TransferByRefQuery: both card references are signed (the source may be empty)
+	'v2/transfer-by-ref': control('transfer-by-ref', ['login', CID, 'amount', 'currency', 'ipaddress', 'destination-card-ref-id'], {
+		handler: 'payment', kind: 'transfer', tx: 'transfer', money: 'transfer', card: 'source-ref', destination: 'card-ref',
+	}),
 	'v2/void': control('order', ORDER_REQ, { handler: 'void' }),
 	'v2/create-card-ref': control('order', ORDER_REQ, { handler: 'create-card-ref' }),
 	'v2/capture': control('order-amount', ORDER_REQ, { handler: 'capture', amountFromOrder: true }),
@@ -69,16 +74,19 @@ const COMMANDS = {
 	'3ds/v1/upload-pares-result': control('tds', ['login', 'client-order-id', 'orderid', 'paRes'], { handler: 'tds-finish', resultField: 'paRes' }),
 	'3ds/v1/upload-cres-result': control('tds', ['login', 'client-order-id', 'orderid', 'cRes'], { handler: 'tds-finish', resultField: 'cRes' }),
 	'3ds/v1/upload-method-url-result': control('tds', ['login', 'client-order-id', 'orderid', 'threeDSCompInd'], { handler: 'tds-method' }),
-	'v2/payout': oauth(HMAC, [CID, 'amount', 'currency'], { handler: 'payment', kind: 'payout', tx: 'payout', money: 'payout', card: 'optional' }),
+	'v2/payout': oauth(HMAC, [CID, 'amount', 'currency'], { handler: 'payment', kind: 'payout', tx: 'payout', money: 'payout', card: 'optional', destination: 'payout' }),
 	'v2/pan-eligibility/send': oauth(HMAC, ['client-order-id'], { handler: 'payment', kind: 'eligibility', tx: 'pan-eligibility', money: null, card: 'none' }),
 	'v4/create-card-ref': oauth(RSA, [CID, 'orderid'], { handler: 'create-card-ref', v4: true }),
 	'v4/create-recurring-payment': oauth(RSA, [], { handler: 'recurring-create' }),
 	'v4/update-recurring-payment': oauth(RSA, ['recurring-payment-id'], { handler: 'recurring-update' }),
-	'v4/payout-check': oauth(RSA, [CID, 'amount', 'currency'], { handler: 'payment', kind: 'payout-check', tx: 'payout', money: null, card: 'optional' }),
+	'v4/payout-check': oauth(RSA, [CID, 'amount', 'currency'], { handler: 'payment', kind: 'payout-check', tx: 'payout', money: null, card: 'optional', destination: 'payout' }),
 	'v4/payout-pay': oauth(RSA, [CID], { handler: 'payout-pay' }),
-	'v4/payout': oauth(RSA, [CID, 'amount', 'currency'], { handler: 'payment', kind: 'payout', tx: 'payout', money: 'payout', card: 'optional' }),
-	'v4/transfer': oauth(RSA, [CID, 'amount', 'currency'], { handler: 'payment', kind: 'transfer', tx: 'transfer', money: 'transfer', card: 'optional' }),
-	'v4/transfer-by-ref': oauth(RSA, [CID, 'amount', 'currency'], { handler: 'payment', kind: 'transfer', tx: 'transfer', money: 'transfer', card: 'optional', needsDestination: true }),
+	'v4/payout': oauth(RSA, [CID, 'amount', 'currency'], { handler: 'payment', kind: 'payout', tx: 'payout', money: 'payout', card: 'optional', destination: 'payout' }),
+	'v4/transfer': oauth(RSA, [CID, 'amount', 'currency'], { handler: 'payment', kind: 'transfer', tx: 'transfer', money: 'transfer', card: 'optional', destination: 'transfer' }),
+	'v4/transfer-by-ref': oauth(RSA, [CID, 'amount', 'currency'], { handler: 'payment', kind: 'transfer', tx: 'transfer', money: 'transfer', card: 'source-ref', destination: 'transfer' }),
+	// The hosted-fields examples: a sale paid with a payment ticket, and its status (JSON replies).
+	'v4/sale': oauth(RSA, [CID, 'amount', 'currency', 'hosted_fields_token'], { handler: 'token-sale', kind: 'sale', tx: 'sale', money: 'sale' }),
+	'v4/status': oauth(RSA, ['login', CID, 'orderid'], { handler: 'status', v4: true }),
 };
 
 // Alternate spellings seen in the public samples (v4 PHP samples write client-order-id, the

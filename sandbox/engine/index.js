@@ -10,7 +10,8 @@
 //   follow-ups.js      capture, void, return
 //   card-refs.js       card references
 //   recurring.js       recurring payments
-//   payouts.js         the v4 two-step payout
+//   payouts.js         payout and transfer destinations, the v4 two-step payout
+//   hosted-fields.js   payment tickets and the v4 sale that spends them
 //   three-d-secure.js  3-D Secure uploads and the fake ACS page
 //   forms.js           hosted forms and the payer's signed return
 //   callbacks.js       what a server callback carries
@@ -28,6 +29,7 @@ const PARTS = [
 	require('./card-refs'),
 	require('./recurring'),
 	require('./payouts'),
+	require('./hosted-fields'),
 	require('./three-d-secure'),
 	require('./forms'),
 	require('./callbacks'),
@@ -82,6 +84,7 @@ class Gateway {
 	dispatch(ctx) {
 		switch (ctx.def.handler) {
 			case 'payment': return this.payment(ctx);
+			case 'token-sale': return this.tokenSale(ctx);
 			case 'form': return this.form(ctx);
 			case 'sync-verify': return this.syncVerify(ctx);
 			case 'status': return this.status(ctx);

@@ -47,17 +47,15 @@ class Payments {
 			const ref = this.findCardRef(merchant, p.cardrefid);
 			card = ref.card;
 			sourceCardRefId = ref.id;
+		} else if (def.card === 'source-ref' && p['source-card-ref-id']) {
+			const ref = this.findCardRef(merchant, p['source-card-ref-id']);
+			card = ref.card;
+			sourceCardRefId = ref.id;
 		} else if (def.card === 'optional' && p.credit_card_number) {
 			card = this.validateCard(p, {});
 		}
 		if (p.cvv2 && !/^\d{3,4}$/.test(p.cvv2)) fail(E_FIELD, 'Invalid cvv2');
-		if (def.needsDestination) {
-			const destRef = p['destination-card-ref-id'];
-			const destNo = p['destination-card-no'];
-			if (!destRef && !destNo) fail(E_FIELD, "Field 'destination-card-ref-id' or 'destination-card-no' is required");
-			if (destRef) this.findCardRef(merchant, destRef);
-		}
-		if (p['destination-card-no'] && !cards.luhnValid(p['destination-card-no'])) fail(E_FIELD, "Invalid card number in 'destination-card-no'");
+		if (def.destination) this.requireDestination(def, p, merchant);
 		if (def.kind === 'eligibility') {
 			if (p['sending-card-number'] && !cards.luhnValid(p['sending-card-number'])) fail(E_FIELD, "Invalid card number in 'sending-card-number'");
 			if (p['sending-card-ref-id']) card = this.findCardRef(merchant, p['sending-card-ref-id']).card;

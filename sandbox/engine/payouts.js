@@ -1,9 +1,28 @@
 'use strict';
-// Payouts and transfers: the v4 two-step payout (check, then pay).
+// Payouts and transfers: where the money goes, and the v4 two-step payout (check, then pay).
 const { field } = require('../commands');
-const { E_NOT_FOUND, E_STATE, fail } = require('./errors');
+const cards = require('../cards');
+const { E_FIELD, E_NOT_FOUND, E_STATE, fail } = require('./errors');
+
+// The complete destinations each kind of request may name; one of them must be there.
+const CARD = { name: 'a card (credit_card_number, expire_month, expire_year)', present: (p) => p.credit_card_number && p.expire_month && p.expire_year };
+const BANK = { name: 'a bank account (account_number)', present: (p) => p.account_number };
+const CARD_REF = { name: 'a card reference (destination-card-ref-id)', present: (p) => p['destination-card-ref-id'] };
+const CARD_NO = { name: 'a card number (destination-card-no)', present: (p) => p['destination-card-no'] };
+const RECURRING = { name: 'a recurring payment (destination_card_recurring_payment_id)', present: (p) => p.destination_card_recurring_payment_id };
+const DESTINATIONS = { payout: [CARD, BANK, CARD_REF], transfer: [CARD_NO, CARD_REF, RECURRING], 'card-ref': [CARD_REF] };
 
 class Payouts {
+	/** A payout or transfer without a complete destination is refused, as a real gateway refuses it. */
+	requireDestination(def, p, merchant) {
+		const options = DESTINATIONS[def.destination];
+		if (!options.some((d) => d.present(p))) {
+			fail(E_FIELD, `No complete destination for the ${def.kind}: send ${options.map((d) => d.name).join(', or ')}`);
+		}
+		if (p['destination-card-no'] && !cards.luhnValid(p['destination-card-no'])) fail(E_FIELD, "Invalid card number in 'destination-card-no'");
+		if (p['destination-card-ref-id']) this.findCardRef(merchant, p['destination-card-ref-id']);
+	}
+
 	payoutPay(ctx) {
 		const { p, scope, merchant } = ctx;
 		const cid = field(p, 'client_orderid');

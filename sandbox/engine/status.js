@@ -3,7 +3,7 @@
 const { field } = require('../commands');
 const { formatMinor } = require('../amount');
 const pages = require('../pages');
-const { E_NOT_FOUND } = require('./errors');
+const { E_AUTH, E_NOT_FOUND, fail } = require('./errors');
 
 class Status {
 	status(ctx) {
@@ -12,7 +12,12 @@ class Status {
 		let order = p.orderid
 			? this.store.orders.get(p.orderid)
 			: this.store.findByClientId(scope.key, cid) || this.store.findUniqueForMerchant(merchant, cid);
-		if (!order || order.merchant !== merchant || order.cid !== cid) {
+		// v4: the login in the body must be the merchant who signed; an unknown order is refused
+		// with HTTP 400 and a JSON error-message (hosted-fields emulator, gateway.ts).
+		if (ctx.def.v4 && p.login !== merchant.login) fail(E_AUTH, `Login '${p.login}' is not the merchant who signed the request`);
+		const known = order && order.merchant === merchant && order.cid === cid;
+		if (!known && ctx.def.v4) fail(E_NOT_FOUND, `Order ${p.orderid} not found`);
+		if (!known) {
 			// Guess (not in the docs): a correctly signed query for an unknown order is a status
 			// reply with status=error, not a validation error.
 			return {

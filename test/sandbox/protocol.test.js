@@ -30,6 +30,7 @@ describe('routing', () => {
 			'v2/make-rebill-preauth', '3ds/v1/upload-pares-result', '3ds/v1/upload-cres-result', '3ds/v1/upload-method-url-result',
 			'v2/payout', 'v2/pan-eligibility/send', 'v4/create-card-ref', 'v4/create-recurring-payment', 'v4/update-recurring-payment',
 			'v4/payout-check', 'v4/payout-pay', 'v4/payout', 'v4/transfer', 'v4/transfer-by-ref',
+			'v2/transfer-by-ref', 'v2/transfer-form', 'v4/sale', 'v4/status',
 		];
 		for (const p of paths) {
 			// An unsigned, empty request: 403 for OAuth commands, a validation error for control commands.
@@ -191,11 +192,11 @@ describe('OAuth signatures', () => {
 	});
 
 	it('HMAC-SHA1 v2 payout, with the oauth params repeated in the body', async () => {
-		const p = { client_orderid: c.cid('po'), amount: '3.00', currency: 'USD' };
+		const p = { client_orderid: c.cid('po'), amount: '3.00', currency: 'USD', account_number: 'GB33BUKB20201555555555' };
 		const r = await c.oauth('v2/payout/1001', p, { bodyExtra: (h) => h.oauth });
 		expect(r.status).toBe(200);
 		expect(r.data.type).toBe('async-response');
-		const p2 = { client_orderid: c.cid('po'), amount: '3.00', currency: 'USD' };
+		const p2 = { ...p, client_orderid: c.cid('po') };
 		expect((await c.oauth('v2/payout/1001', p2, { spaces: false, realm: true })).status).toBe(200);
 	});
 
@@ -260,7 +261,7 @@ describe('configurable strictness', () => {
 		const strict = await startSandbox({ port: 0, quiet: true, oauthFailureStatus: 401, strictAccept: true, oauthReplay: { enabled: true, windowSec: 60 } });
 		try {
 			const sc = new Client(strict);
-			const p = { client_orderid: sc.cid(), amount: '1.00', currency: 'USD' };
+			const p = { client_orderid: sc.cid(), amount: '1.00', currency: 'USD', account_number: 'GB33BUKB20201555555555' };
 			const bad = await sc.oauth('v4/payout-check/1001', p, { tamper: true });
 			expect(bad.status).toBe(401);
 			expect(bad.text).toBe('Unauthorized');

@@ -43,6 +43,18 @@ export interface OperationSpec {
 	schemeChoice?: boolean;
 	/** Rules across fields (thrown as GatewayInputError). */
 	refine?: (values: CheckedValues) => void;
+	/** Runs after the checks and before the request is sent; may complete the request from the gateway. */
+	prepare?: (ctx: IExecuteFunctions, step: PrepareStep) => Promise<void>;
+}
+
+/** What `prepare` may read and complete. */
+export interface PrepareStep {
+	itemIndex: number;
+	label: string;
+	login: string;
+	request: BuiltRequest;
+	endpoint?: EndpointChoice;
+	timeoutMs: number;
 }
 
 export interface Operation {
@@ -109,6 +121,7 @@ async function executeOperation(ctx: IExecuteFunctions, spec: OperationSpec, ite
 	const auth = (spec.schemeChoice && options.signatureScheme ? options.signatureScheme : gateway.auth) as AuthScheme;
 	const { login } = await merchantCredentials(ctx);
 	const request = withInputErrors(ctx, itemIndex, () => buildRequest(ctx, spec, itemIndex, auth, login));
+	await spec.prepare?.(ctx, { itemIndex, label: spec.label, login, request, endpoint: endpointChoice(options), timeoutMs: Math.round(options.timeoutSeconds * 1000) });
 	const call: GatewayCall = {
 		operation: spec.gateway,
 		fields: request.fields,
@@ -160,7 +173,7 @@ function endpointChoice(options: RunOptions): EndpointChoice | undefined {
 	return undefined;
 }
 
-interface BuiltRequest {
+export interface BuiltRequest {
 	fields: Array<readonly [string, string]>;
 	values: Record<string, string>;
 	clientOrderId?: string;

@@ -2,22 +2,14 @@ import {
 	CALLBACKS,
 	MONEY,
 	cvv,
-	defineField,
 	destinationCardReferenceId,
 	ipAddress,
 	newMerchantOrderId,
 	orderDescription,
 	redirectUrl,
+	sourceCardReferenceId,
 } from '../common/fields';
 import { defineOperation } from '../common/operation';
-
-const sourceCardReferenceId = defineField('source-card-ref-id', 'id', {
-	displayName: 'Source Card Reference ID',
-	name: 'sourceCardReferenceId',
-	type: 'string',
-	default: '',
-	description: 'The stored card that is charged',
-});
 
 // Between stored cards (v4, RSA).
 export const { description, execute } = defineOperation({
