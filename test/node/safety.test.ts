@@ -95,6 +95,7 @@ describe('sale whose reply is lost', () => {
 				merchantOrderId: 'safe-payout',
 				amount: '20.00',
 				currency: 'USD',
+				additionalFields: { accountNumber: 'GB33BUKB20201555555555', bankName: 'Demo Bank' },
 				options: FAST,
 			}),
 		);
