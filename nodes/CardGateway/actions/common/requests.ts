@@ -12,6 +12,7 @@ import {
 	cardholderName,
 	comment,
 	cvv,
+	destinationCardReferenceId,
 	enumerateAmounts,
 	expireMonth,
 	expireYear,
@@ -23,6 +24,7 @@ import {
 	purpose,
 	recurrentScenario,
 	redirectUrl,
+	sourceCardReferenceId,
 } from './fields';
 import type { CheckedValues, OperationSpec } from './operation';
 
@@ -87,5 +89,12 @@ export const REBILL: RequestShape = {
 export const PAYOUT: RequestShape = {
 	required: [newMerchantOrderId, ...MONEY],
 	optional: [orderDescription, ipAddress, purpose, cardNumber, expireMonth, expireYear, cardholderName, ...BANK, redirectUrl, ...CALLBACKS],
+	waitable: true,
+};
+
+/** Between stored cards: the receiving card is required; the charged one may be implied. */
+export const TRANSFER_BY_REFERENCE: RequestShape = {
+	required: [newMerchantOrderId, ...MONEY, destinationCardReferenceId],
+	optional: [sourceCardReferenceId, cvv, orderDescription, ipAddress, redirectUrl, ...CALLBACKS],
 	waitable: true,
 };

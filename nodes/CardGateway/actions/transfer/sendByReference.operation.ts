@@ -1,15 +1,5 @@
-import {
-	CALLBACKS,
-	MONEY,
-	cvv,
-	destinationCardReferenceId,
-	ipAddress,
-	newMerchantOrderId,
-	orderDescription,
-	redirectUrl,
-	sourceCardReferenceId,
-} from '../common/fields';
 import { defineOperation } from '../common/operation';
+import { TRANSFER_BY_REFERENCE } from '../common/requests';
 
 // Between stored cards (v4, RSA).
 export const { description, execute } = defineOperation({
@@ -17,7 +7,5 @@ export const { description, execute } = defineOperation({
 	operation: 'sendByReference',
 	gateway: 'transferByRef',
 	label: 'Transfer → Send by Reference',
-	required: [newMerchantOrderId, ...MONEY, destinationCardReferenceId],
-	optional: [sourceCardReferenceId, cvv, orderDescription, ipAddress, redirectUrl, ...CALLBACKS],
-	waitable: true,
+	...TRANSFER_BY_REFERENCE,
 });

@@ -1,24 +1,15 @@
-import {
-	CALLBACKS,
-	MONEY,
-	cvv,
-	destinationCardReferenceId,
-	ipAddress,
-	newMerchantOrderId,
-	orderDescription,
-	redirectUrl,
-	sourceCardReferenceId,
-} from '../common/fields';
+import { ipAddress } from '../common/fields';
 import { defineOperation } from '../common/operation';
+import { TRANSFER_BY_REFERENCE } from '../common/requests';
 
-// Between stored cards (v2, SHA-1 control over login, order, both card references, amount, currency);
-// fields as the vendor's PHP library sends them (TransferByRefQuery).
+// Between stored cards (v2, SHA-1 control over login, order, both card references, amount and
+// currency). The vendor's PHP library (TransferByRefQuery) requires the payer's IP address here.
 export const { description, execute } = defineOperation({
 	resource: 'transfer',
 	operation: 'sendByReferenceV2',
 	gateway: 'transferByRefV2',
-	label: 'Transfer → Send by Reference (v2)',
-	required: [newMerchantOrderId, ...MONEY, ipAddress, destinationCardReferenceId],
-	optional: [sourceCardReferenceId, cvv, orderDescription, redirectUrl, ...CALLBACKS],
-	waitable: true,
+	label: 'Transfer → Send by Reference (V2)',
+	...TRANSFER_BY_REFERENCE,
+	required: [...(TRANSFER_BY_REFERENCE.required ?? []), ipAddress],
+	optional: TRANSFER_BY_REFERENCE.optional?.filter((field) => field !== ipAddress),
 });
