@@ -155,6 +155,14 @@ describe('v4 sale with a hosted-fields ticket, and v4 status', () => {
 		expect(unknown.error?.message).toContain('Order 1 not found');
 	});
 
+	it('a lost reply of the sale is recovered by a status query; the ticket is spent once', async () => {
+		await env.sb.fault({ kind: 'apply-then-drop', op: 'v4/sale', count: 1 });
+		const out = single(await runNode(env.sb, tokenSale('v4-sale-lost', await mint())));
+		expect(out).toMatchObject({ recoveredFromLostReply: true, client_orderid: 'v4-sale-lost' });
+		expect(await sent(env.sb, 'v4-sale-lost', 'sale')).toHaveLength(1);
+		expect((await env.sb.ledger('v4-sale-lost')).map((e) => e.kind)).toEqual(['sale']);
+	});
+
 	it('the money guards apply: no AI agent without the option, no Retry On Fail', async () => {
 		const token = await mint();
 		const tool = await runNode(env.sb, tokenSale('v4-sale-ai', token), { asTool: true });

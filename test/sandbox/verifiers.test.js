@@ -8,7 +8,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { createVerifier, controlMatches } = require('../../sandbox/verifier');
 const oauth = require('../../sandbox/oauth');
-const { parseAmount, formatMinor, currencyDigits } = require('../../sandbox/amount');
+const { parseAmount, formatMinor, currencyDigits, controlHundredths } = require('../../sandbox/amount');
 const cards = require('../../sandbox/cards');
 
 const KEYS = path.join(__dirname, '..', '..', 'sandbox', 'keys');
@@ -114,6 +114,13 @@ describe('OAuth header parsing', () => {
 });
 
 describe('amounts and cards', () => {
+	it('the signed amount: hundredths of the decimal string for every currency', () => {
+		const cases = [['0.29', '29'], ['19.99', '1999'], ['1000', '100000'], ['1.230', '123'], ['0010.5', '1050'], ['999999999999999.99', '99999999999999999']];
+		for (const [amount, hundredths] of cases) expect(controlHundredths(amount)).toEqual({ hundredths });
+		expect(controlHundredths('1.234').error).toMatch(/hundredths/);
+		for (const bad of ['', '-1', '1e3', '.5', 'abc']) expect(controlHundredths(bad).error).toBeTruthy();
+	});
+
 	it('minor units from decimal strings, per currency', () => {
 		expect(parseAmount('0.29', 'USD').minor).toBe(29);
 		expect(parseAmount('19.99', 'USD').minor).toBe(1999);
