@@ -160,3 +160,14 @@ describe('amounts and cards', () => {
 		expect(cards.cvvOutcome(undefined).status).toBe('approved');
 	});
 });
+
+describe('independence', () => {
+	it('no sandbox file requires the node package (nodes/, credentials/, dist/)', () => {
+		const root = path.join(__dirname, '../../sandbox');
+		const files = (dir) => fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : e.name.endsWith('.js') ? [path.join(dir, e.name)] : []));
+		const all = files(root);
+		expect(all.filter((f) => f.includes(`${path.sep}engine${path.sep}`)).length).toBeGreaterThan(10);
+		const offending = all.filter((f) => /require\(['"][^'"]*\b(nodes|credentials|dist)\//.test(fs.readFileSync(f, 'utf8')));
+		expect(offending).toEqual([]);
+	});
+});
