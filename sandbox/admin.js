@@ -102,6 +102,8 @@ async function handleAdmin(srv, req, res, path, query) {
 		}
 		case 'GET orders/:id':
 			return guard(() => reply.sendJson(res, 200, gw.view(gw.adminOrder(parts[1]))));
+		case 'POST hosted-fields/tokens':
+			return guard(() => reply.sendJson(res, 200, gw.mintToken(body)));
 		case 'POST orders/:id/clear':
 			return guard(() => reply.sendJson(res, 200, gw.view(gw.clear(parts[1]))));
 		case 'POST orders/:id/chargeback':

@@ -37,6 +37,20 @@ function parseAmount(amount, currency) {
 	return { minor };
 }
 
+/**
+ * The amount as the `control` concatenation carries it: hundredths of the decimal string for every
+ * currency (amount × 100, as the vendor's clients compute it: JPY "1000" → "100000"). Returns
+ * { hundredths } (a string of digits) or { error } when a third decimal is not 0.
+ */
+function controlHundredths(amount) {
+	const s = String(amount == null ? '' : amount);
+	const m = /^(\d{1,15})(?:\.(\d{1,15}))?$/.exec(s);
+	if (!m) return { error: `Invalid amount '${s}': expected a decimal number like 10.50` };
+	const frac = m[2] || '';
+	if (/[1-9]/.test(frac.slice(2))) return { error: `Invalid amount '${s}': the control amount is in hundredths, so at most 2 decimals may be non-zero` };
+	return { hundredths: (m[1] + frac.slice(0, 2).padEnd(2, '0')).replace(/^0+(?=\d)/, '') };
+}
+
 /** Minor units → decimal major-unit string with exactly the currency's digits ("1050" USD → "10.50"). */
 function formatMinor(minor, currency) {
 	const digits = currencyDigits(currency);
@@ -46,4 +60,4 @@ function formatMinor(minor, currency) {
 	return `${padded.slice(0, -digits)}.${padded.slice(-digits)}`;
 }
 
-module.exports = { currencyDigits, parseAmount, formatMinor };
+module.exports = { currencyDigits, parseAmount, formatMinor, controlHundredths };

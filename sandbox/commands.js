@@ -5,22 +5,30 @@
 const CARD = ['credit_card_number', 'expire_month', 'expire_year'];
 const CID = 'client_orderid';
 
-// control formulas: ctx = { id (endpoint or group id in the URL), p (trimmed params), minor, cid }
+// control formulas: c = { id (endpoint or group id in the URL), p (trimmed params), cid,
+// hundredths, currency }. hundredths is the signed amount (amount × 100, every currency) and
+// currency its currency, or both '' where the formula leaves them out (auth.js decides).
 const FORMULAS = {
-	'endpoint-amount': (c) => c.id + c.cid + c.minor + (c.p.email || ''),
+	'endpoint-amount': (c) => c.id + c.cid + c.hundredths + (c.p.email || ''),
 	endpoint: (c) => c.id + c.cid + (c.p.email || ''),
 	order: (c) => (c.p.login || '') + c.cid + (c.p.orderid || ''),
-	// capture/return: amount and currency are part of the string only when amount is sent
-	'order-amount': (c) =>
-		(c.p.login || '') + c.cid + (c.p.orderid || '') + (c.p.amount ? c.minor + (c.p.currency || '') : ''),
+	// capture and return: login + client_orderid + orderid + amount + currency
+	'order-amount': (c) => (c.p.login || '') + c.cid + (c.p.orderid || '') + c.hundredths + c.currency,
 	cardref: (c) => (c.p.login || '') + (c.p.cardrefid || ''),
-	rebill: (c) => (c.p.login || '') + c.cid + (c.p.cardrefid || '') + c.minor + (c.p.currency || ''),
+	rebill: (c) => (c.p.login || '') + c.cid + (c.p.cardrefid || '') + c.hundredths + c.currency,
+	'transfer-by-ref': (c) =>
+		(c.p.login || '') + c.cid + (c.p['source-card-ref-id'] || '') + (c.p['destination-card-ref-id'] || '') + c.hundredths + c.currency,
 	// c.cid is the value of the client-order-id field for the 3DS uploads
 	tds: (c) => (c.p.login || '') + c.cid + (c.p.orderid || ''),
 };
 
+// Formulas that sign an amount, and how a request without one is signed: 'always' (the request
+// carries it), 'if-sent' (absent amount and currency add nothing: return), 'order' (absent → the
+// order's amount and currency, as the interface and the vendor's PHP library sign capture).
+const AMOUNT_RULES = { 'endpoint-amount': 'always', rebill: 'always', 'transfer-by-ref': 'always', 'order-amount': 'if-sent' };
+
 // Which formulas need `login` to name the merchant (the others take it from the endpoint).
-const LOGIN_FORMULAS = new Set(['order', 'order-amount', 'cardref', 'rebill', 'tds']);
+const LOGIN_FORMULAS = new Set(['order', 'order-amount', 'cardref', 'rebill', 'transfer-by-ref', 'tds']);
 
 const HMAC = ['HMAC-SHA1'];
 const RSA = ['RSA-SHA256'];
@@ -50,9 +58,14 @@ const COMMANDS = {
 	'v2/account-verification-form': control('endpoint', [CID], { handler: 'form', kind: 'verify', tx: 'account-verification', money: null }),
 	'v2/sync/account-verification': control('endpoint', [CID, ...CARD], { handler: 'sync-verify', kind: 'verify', tx: 'account-verification', money: null, card: 'required' }),
 	'v2/status': control('order', ['login', CID], { handler: 'status' }),
+	'v2/transfer-form': control('endpoint-amount', FORM_REQ, { handler: 'form', kind: 'transfer', tx: 'transfer', money: 'transfer' }),
+	// PHP TransferByRefQuery: both card references are signed (the source may be empty)
+	'v2/transfer-by-ref': control('transfer-by-ref', ['login', CID, 'amount', 'currency', 'ipaddress', 'destination-card-ref-id'], {
+		handler: 'payment', kind: 'transfer', tx: 'transfer', money: 'transfer', card: 'source-ref', destination: 'card-ref',
+	}),
 	'v2/void': control('order', ORDER_REQ, { handler: 'void' }),
 	'v2/create-card-ref': control('order', ORDER_REQ, { handler: 'create-card-ref' }),
-	'v2/capture': control('order-amount', ORDER_REQ, { handler: 'capture' }),
+	'v2/capture': control('order-amount', ORDER_REQ, { handler: 'capture', amountFromOrder: true }),
 	'v2/return': control('order-amount', ORDER_REQ, { handler: 'return' }),
 	'v2/get-card-info': control('cardref', ['login', 'cardrefid'], { handler: 'get-card-info' }),
 	'v2/make-rebill': control('rebill', ['login', CID, 'cardrefid', 'amount', 'currency'], { handler: 'payment', kind: 'sale', tx: 'sale', money: 'rebill', card: 'ref' }),
@@ -61,16 +74,19 @@ const COMMANDS = {
 	'3ds/v1/upload-pares-result': control('tds', ['login', 'client-order-id', 'orderid', 'paRes'], { handler: 'tds-finish', resultField: 'paRes' }),
 	'3ds/v1/upload-cres-result': control('tds', ['login', 'client-order-id', 'orderid', 'cRes'], { handler: 'tds-finish', resultField: 'cRes' }),
 	'3ds/v1/upload-method-url-result': control('tds', ['login', 'client-order-id', 'orderid', 'threeDSCompInd'], { handler: 'tds-method' }),
-	'v2/payout': oauth(HMAC, [CID, 'amount', 'currency'], { handler: 'payment', kind: 'payout', tx: 'payout', money: 'payout', card: 'optional' }),
+	'v2/payout': oauth(HMAC, [CID, 'amount', 'currency'], { handler: 'payment', kind: 'payout', tx: 'payout', money: 'payout', card: 'optional', destination: 'payout' }),
 	'v2/pan-eligibility/send': oauth(HMAC, ['client-order-id'], { handler: 'payment', kind: 'eligibility', tx: 'pan-eligibility', money: null, card: 'none' }),
 	'v4/create-card-ref': oauth(RSA, [CID, 'orderid'], { handler: 'create-card-ref', v4: true }),
 	'v4/create-recurring-payment': oauth(RSA, [], { handler: 'recurring-create' }),
 	'v4/update-recurring-payment': oauth(RSA, ['recurring-payment-id'], { handler: 'recurring-update' }),
-	'v4/payout-check': oauth(RSA, [CID, 'amount', 'currency'], { handler: 'payment', kind: 'payout-check', tx: 'payout', money: null, card: 'optional' }),
+	'v4/payout-check': oauth(RSA, [CID, 'amount', 'currency'], { handler: 'payment', kind: 'payout-check', tx: 'payout', money: null, card: 'optional', destination: 'payout' }),
 	'v4/payout-pay': oauth(RSA, [CID], { handler: 'payout-pay' }),
-	'v4/payout': oauth(RSA, [CID, 'amount', 'currency'], { handler: 'payment', kind: 'payout', tx: 'payout', money: 'payout', card: 'optional' }),
-	'v4/transfer': oauth(RSA, [CID, 'amount', 'currency'], { handler: 'payment', kind: 'transfer', tx: 'transfer', money: 'transfer', card: 'optional' }),
-	'v4/transfer-by-ref': oauth(RSA, [CID, 'amount', 'currency'], { handler: 'payment', kind: 'transfer', tx: 'transfer', money: 'transfer', card: 'optional', needsDestination: true }),
+	'v4/payout': oauth(RSA, [CID, 'amount', 'currency'], { handler: 'payment', kind: 'payout', tx: 'payout', money: 'payout', card: 'optional', destination: 'payout' }),
+	'v4/transfer': oauth(RSA, [CID, 'amount', 'currency'], { handler: 'payment', kind: 'transfer', tx: 'transfer', money: 'transfer', card: 'optional', destination: 'transfer' }),
+	'v4/transfer-by-ref': oauth(RSA, [CID, 'amount', 'currency'], { handler: 'payment', kind: 'transfer', tx: 'transfer', money: 'transfer', card: 'source-ref', destination: 'transfer' }),
+	// The hosted-fields examples: a sale paid with a payment ticket, and its status (JSON replies).
+	'v4/sale': oauth(RSA, [CID, 'amount', 'currency', 'hosted_fields_token'], { handler: 'token-sale', kind: 'sale', tx: 'sale', money: 'sale' }),
+	'v4/status': oauth(RSA, ['login', CID, 'orderid'], { handler: 'status', v4: true }),
 };
 
 // Alternate spellings seen in the public samples (v4 PHP samples write client-order-id, the
@@ -93,4 +109,4 @@ for (const [key, def] of Object.entries(COMMANDS)) {
 	def.version = key.startsWith('3ds/') ? '3ds/v1' : key.slice(0, 2);
 }
 
-module.exports = { COMMANDS, FORMULAS, LOGIN_FORMULAS, field };
+module.exports = { COMMANDS, FORMULAS, LOGIN_FORMULAS, AMOUNT_RULES, field };

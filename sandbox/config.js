@@ -14,6 +14,9 @@ const DEFAULT_OPTIONS = {
 	pollsBeforeFinal: 0,
 	quiet: false,
 	strictAccept: false,
+	// How capture's control is read when the request has no amount: 'interface' (the order's amount
+	// and currency are signed) or 'if-sent' (the public docs: they add nothing).
+	captureControl: 'interface',
 	oauthFailureStatus: 403,
 	oauthReplay: { enabled: false, windowSec: 300 },
 	callbackRetry: { attempts: 5, delaysMs: [1000, 2000, 4000, 8000, 16000] },
@@ -55,6 +58,7 @@ function loadConfig(options, createVerifier) {
 	}
 	merged.callbackRetry = { ...DEFAULT_OPTIONS.callbackRetry, ...(merged.callbackRetry || {}) };
 	merged.oauthReplay = { ...DEFAULT_OPTIONS.oauthReplay, ...(merged.oauthReplay || {}) };
+	if (!['interface', 'if-sent'].includes(merged.captureControl)) throw new Error(`captureControl must be 'interface' or 'if-sent', got '${merged.captureControl}'`);
 	merged.latencyMs = Number(merged.latencyMs) || 0;
 	merged.pollsBeforeFinal = Number(merged.pollsBeforeFinal) || 0;
 	merged.basePath = merged.basePath ? '/' + String(merged.basePath).replace(/^\/+|\/+$/g, '') : '';

@@ -1,6 +1,7 @@
 'use strict';
 // In-memory state: orders (by orderid and by scope + client_orderid), card references, recurring
-// payments and the money ledger. Counters survive a reset so that no id is ever reused.
+// payments, hosted-fields payment tickets and the money ledger. Counters survive a reset so that
+// no id is ever reused.
 
 class Store {
 	constructor() {
@@ -18,6 +19,7 @@ class Store {
 		this.cardRefs = new Map();
 		this.recurring = new Map();
 		this.recurringByClientId = new Map();
+		this.tokens = new Map();
 		this.ledger = [];
 	}
 

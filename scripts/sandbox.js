@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 'use strict';
 // `npm run sandbox` — start the local card-gateway sandbox (TEST ONLY).
-// Flags: --port N --host H --config FILE --latency-ms N --verifier forge|node --polls-before-final N --quiet
+// Flags: --port N --host H --config FILE --latency-ms N --verifier forge|node --polls-before-final N
+//        --capture-control interface|if-sent --quiet
 const path = require('node:path');
 const { startSandbox } = require('../sandbox');
 
 const USAGE = `Usage: npm run sandbox -- [--port 8899] [--host 127.0.0.1] [--config FILE]
-       [--latency-ms N] [--verifier forge|node] [--polls-before-final N] [--quiet]`;
+       [--latency-ms N] [--verifier forge|node] [--polls-before-final N]
+       [--capture-control interface|if-sent] [--quiet]`;
 
 function parseArgs(argv) {
 	const opts = { port: 8899, host: '127.0.0.1' };
@@ -28,6 +30,7 @@ function parseArgs(argv) {
 			case '--latency-ms': opts.latencyMs = int(value(), flag); break;
 			case '--verifier': opts.verifier = value(); break;
 			case '--polls-before-final': opts.pollsBeforeFinal = int(value(), flag); break;
+			case '--capture-control': opts.captureControl = value(); break;
 			case '--quiet': opts.quiet = true; break;
 			case '-h':
 			case '--help':
@@ -39,6 +42,7 @@ function parseArgs(argv) {
 		}
 	}
 	if (opts.verifier && !['forge', 'node'].includes(opts.verifier)) throw new Error('--verifier must be forge or node');
+	if (opts.captureControl && !['interface', 'if-sent'].includes(opts.captureControl)) throw new Error('--capture-control must be interface or if-sent');
 	return opts;
 }
 

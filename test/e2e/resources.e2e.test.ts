@@ -40,7 +40,7 @@ let env: E2eEnvironment;
 
 beforeAll(async () => {
 	const workflows = readWorkflows(join(__dirname, 'workflows')).filter((w) => String(w.id).startsWith('e2eRes'));
-	expect(workflows).toHaveLength(10);
+	expect(workflows).toHaveLength(11);
 	env = await startE2eEnvironment({ port: 5730, workflows, publish: workflows.map((w) => String(w.id)) });
 }, 15 * 60_000);
 
@@ -202,6 +202,24 @@ describe('payout and transfer', () => {
 		expect((await requestsFor(`${RUN}-tr-card`))[0]).toMatchObject({ path: '/paynet/api/v4/transfer/1001', params: { 'destination-card-no': '555555******4444' } });
 		expect((await requestsFor(`${RUN}-tr-ref`))[0]).toMatchObject({ path: '/paynet/api/v4/transfer-by-ref/1001', params: { 'destination-card-ref-id': ids.verifiedCardRef, 'source-card-ref-id': ids.cardRef } });
 		expect((await requestsFor(`${RUN}-tr-pan`))[0]).toMatchObject({ params: { 'client-order-id': `${RUN}-tr-pan`, 'sending-card-ref-id': ids.cardRef } });
+	}, 120_000);
+});
+
+describe("operations of the vendor's clients", () => {
+	test('transfer between stored cards (v2, control), sale with a hosted-fields ticket (v4, RSA) and its v4 status', async () => {
+		const ticket = await env.admin<{ token: string }>('POST', 'hosted-fields/tokens', { credit_card_number: CARD2, expire_month: '11', expire_year: '2033', cvv2: '123' });
+		const out = await call('e2e-vendor', { prefix: `${RUN}-vd`, sourceCardRefId: ids.cardRef, destinationCardRefId: ids.verifiedCardRef, hostedFieldsToken: ticket.token });
+		expect(out.transferByReferenceV2).toMatchObject({ status: 'approved', final: true, transactionType: 'transfer', amount: '6.50', client_orderid: `${RUN}-vd-tbr` });
+		expect(out.saleWithToken).toMatchObject({ status: 'processing', client_orderid: `${RUN}-vd-v4sale` });
+		expect(out.statusV4).toMatchObject({ status: 'approved', final: true, orderid: out.saleWithToken.orderid, amount: '12.34', lastFourDigits: '4444', cardHolderName: 'JANE ROE' });
+
+		expect(await ledger(`${RUN}-vd-tbr`)).toEqual(['transfer 6.50 USD']);
+		expect(await ledger(`${RUN}-vd-v4sale`)).toEqual(['sale 12.34 USD']);
+		const [transfer] = await requestsFor(`${RUN}-vd-tbr`);
+		expect(transfer).toMatchObject({ path: '/paynet/api/v2/transfer-by-ref/1001', params: { 'source-card-ref-id': ids.cardRef, 'destination-card-ref-id': ids.verifiedCardRef, amount: '6.50' } });
+		expect(transfer.params?.control).toMatch(/^[0-9a-f]{40}$/);
+		const paths = (await requestsFor(`${RUN}-vd-v4sale`)).map((r) => r.path);
+		expect(paths).toEqual(['/paynet/api/v4/sale/1001', '/paynet/api/v4/status/1001']);
 	}, 120_000);
 });
 

@@ -12,15 +12,15 @@ const properties = description.properties;
 
 const CONTRACT: Record<string, string[]> = {
 	cardReference: ['create', 'createV4', 'getInfo', 'rebill', 'rebillPreauth', 'rebillSale'],
-	hostedForm: ['payment', 'payout', 'preauth', 'sale', 'verifyAccount'],
-	payment: ['capture', 'preauth', 'return', 'sale', 'verifyAccount', 'verifyAccountSync', 'void'],
+	hostedForm: ['payment', 'payout', 'preauth', 'sale', 'transfer', 'verifyAccount'],
+	payment: ['capture', 'preauth', 'return', 'sale', 'saleWithToken', 'verifyAccount', 'verifyAccountSync', 'void'],
 	payout: ['check', 'pay', 'send', 'sendV4'],
 	recurringPayment: ['create', 'update'],
 	threeDSecure: ['uploadCRes', 'uploadMethodUrlResult', 'uploadPaRes'],
-	transaction: ['getStatus'],
-	transfer: ['checkPanEligibility', 'send', 'sendByReference'],
+	transaction: ['getStatus', 'getStatusV4'],
+	transfer: ['checkPanEligibility', 'send', 'sendByReference', 'sendByReferenceV2'],
 };
-const MONEY_MOVING = ['payment:sale', 'payment:preauth', 'payment:capture', 'payment:void', 'payment:return', 'cardReference:rebill', 'cardReference:rebillSale', 'cardReference:rebillPreauth', 'payout:send', 'payout:pay', 'payout:sendV4', 'transfer:send', 'transfer:sendByReference', 'hostedForm:payout', 'recurringPayment:create', 'recurringPayment:update'];
+const MONEY_MOVING = ['payment:sale', 'payment:preauth', 'payment:capture', 'payment:void', 'payment:return', 'cardReference:rebill', 'cardReference:rebillSale', 'cardReference:rebillPreauth', 'payout:send', 'payout:pay', 'payout:sendV4', 'transfer:send', 'transfer:sendByReference', 'transfer:sendByReferenceV2', 'payment:saleWithToken', 'hostedForm:payout', 'recurringPayment:create', 'recurringPayment:update'];
 
 const sortedByName = (options: INodePropertyOptions[]) => options.map((o) => o.name).join('|') === [...options].sort((a, b) => a.name.localeCompare(b.name)).map((o) => o.name).join('|');
 
@@ -80,10 +80,12 @@ it('every operation has its own parameters, Extra Fields and Options; money move
 it('Wait for Final Status is offered on money-moving and initial operations; the signature scheme only on two forms', () => {
 	const offers = (resource: string, operation: string, option: string) =>
 		(shown(resource, operation).find((p) => p.name === 'options')!.options as INodeProperties[]).some((o) => o.name === option);
-	for (const key of ['payment:sale', 'payment:preauth', 'payment:capture', 'payment:void', 'payment:return', 'payment:verifyAccount', 'cardReference:rebill', 'payout:send', 'payout:pay', 'transfer:send']) {
+	for (const key of ['payment:sale', 'payment:preauth', 'payment:capture', 'payment:void', 'payment:return', 'payment:verifyAccount', 'cardReference:rebill', 'payout:send', 'payout:pay', 'transfer:send', 'transfer:sendByReferenceV2', 'payment:saleWithToken']) {
 		expect(offers(key.split(':')[0], key.split(':')[1], 'waitForFinalStatus')).toBe(true);
 	}
 	expect(offers('transaction', 'getStatus', 'waitForFinalStatus')).toBe(false);
+	expect(offers('transaction', 'getStatusV4', 'waitForFinalStatus')).toBe(false);
+	expect(offers('hostedForm', 'transfer', 'waitForFinalStatus')).toBe(false);
 	expect(offers('hostedForm', 'sale', 'waitForFinalStatus')).toBe(false);
 	const scheme = (operation: string) => (shown('hostedForm', operation).find((p) => p.name === 'options')!.options as INodeProperties[]).find((o) => o.name === 'signatureScheme');
 	expect(scheme('payment')?.default).toBe('control');

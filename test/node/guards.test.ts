@@ -77,9 +77,34 @@ describe('refusals by the gateway', () => {
 
 	it('a state error (capture of a sale) is the gateway refusing, not a lost reply', async () => {
 		const sale = single(await runNode(env.sb, cardPayment({ merchantOrderId: 'r-4', options: WAIT })));
-		const run = await runNode(env.sb, { resource: 'payment', operation: 'capture', merchantOrderId: 'r-4', gatewayOrderId: sale.orderid });
+		const partial = { amount: '1.00', currency: 'USD' };
+		const run = await runNode(env.sb, { resource: 'payment', operation: 'capture', merchantOrderId: 'r-4', gatewayOrderId: sale.orderid, additionalFields: partial });
 		expect(run.error?.message).toContain('Capture is only allowed on a preauth');
 		expect(run.error?.message).toContain('(code 4)');
+	});
+
+	it('a full capture of an order that is not an approved preauth is refused after a status query alone', async () => {
+		const sale = single(await runNode(env.sb, cardPayment({ merchantOrderId: 'r-5', options: WAIT })));
+		const declined = single(await runNode(env.sb, cardPayment({ merchantOrderId: 'r-6', cvv: '116', options: WAIT }, 'preauth')));
+		for (const [merchantOrderId, gatewayOrderId, why] of [
+			['r-5', sale.orderid, 'status "approved", last transaction "sale"'],
+			['r-6', declined.orderid, 'status "declined", last transaction "preauth"'],
+			['r-7', '999999', 'the gateway does not know the order'],
+		]) {
+			const before = (await env.sb.requests()).length;
+			const run = await runNode(env.sb, { resource: 'payment', operation: 'capture', merchantOrderId, gatewayOrderId });
+			expect(run.error?.message).toContain(why);
+			expect(run.error?.message).toContain('the capture was not sent');
+			expect(run.error?.description).toContain('Only a status query went to the gateway');
+			expect((await env.sb.requests()).slice(before).map((r) => r.op)).toEqual(['status']);
+		}
+	});
+
+	it('an amount with a third non-zero decimal cannot be signed: refused before sending, naming the field', async () => {
+		const run = await runNode(env.sb, { resource: 'payment', operation: 'return', merchantOrderId: 'r-8', gatewayOrderId: '1', additionalFields: { amount: '1.235', currency: 'KWD' } });
+		expect(run.error?.message).toMatch(/"amount" 1\.235 cannot be signed: .*hundredths/);
+		expect(run.error?.description).toContain('Check the "amount" parameter');
+		expect(await env.sb.requests()).toEqual([]);
 	});
 });
 

@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 
-import { parseAmount, parseCurrency, toMinorUnits } from '../../nodes/shared/protocol/amount';
+import { controlAmount, parseAmount, parseCurrency } from '../../nodes/shared/protocol/amount';
 import { GatewayInputError } from '../../nodes/shared/protocol/errors';
 import { maskPan, maskSensitive, maskText } from '../../nodes/shared/protocol/masking';
 import { loadRsaPrivateKey } from '../../nodes/shared/protocol/oauth';
@@ -25,13 +25,15 @@ describe('amounts', () => {
 		['10.5', '1050'],
 		['0010.50', '1050'],
 		['1234567890.99', '123456789099'],
-	])('%s → %s minor units (from the string)', (amount, minor) => {
-		expect(toMinorUnits(parseAmount(amount, 'USD'), 'USD')).toBe(minor);
+	])('%s → %s hundredths (from the string)', (amount, hundredths) => {
+		expect(controlAmount(parseAmount(amount, 'USD'))).toBe(hundredths);
 	});
 
-	it('uses the currency exponent', () => {
-		expect(toMinorUnits('1500', 'JPY')).toBe('1500');
-		expect(toMinorUnits('1.234', 'KWD')).toBe('1234');
+	it('signs hundredths whatever the currency; request amounts keep the currency decimals', () => {
+		expect(controlAmount(parseAmount('1500', 'JPY'))).toBe('150000');
+		expect(controlAmount(parseAmount('1.230', 'KWD'))).toBe('123');
+		expect(inputError(() => controlAmount(parseAmount('1.234', 'KWD'))).message).toMatch(/"amount" 1\.234 cannot be signed/);
+		expect(inputError(() => controlAmount('1.234', 'Amount')).field).toBe('Amount');
 		expect(inputError(() => parseAmount('1.5', 'JPY')).message).toContain('JPY allows at most 0');
 	});
 

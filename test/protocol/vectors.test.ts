@@ -43,10 +43,45 @@ describe('SHA-1 control', () => {
 		expect(controlSignature(OPERATIONS.return.control, inputs, SANDBOX_KEY)).toBe('081b2c131601e6efa32f11c7bbae3b03cc876a80');
 	});
 
-	it('a full return signs neither amount nor currency', () => {
+	it('a full return signs neither amount nor currency; capture always signs both', () => {
 		const inputs = { endpointId: '1', login: 'm', fields: { client_orderid: 'c', orderid: 'o', currency: 'USD' } };
 		expect(controlString(OPERATIONS.return.control, inputs)).toBe('mco');
-		expect(controlString(OPERATIONS.capture.control, inputs)).toBe('mco');
+		expect(controlString(OPERATIONS.capture.control, { ...inputs, fields: { ...inputs.fields, amount: '10.00' } })).toBe('mco1000USD');
+	});
+
+	// Hundredths for every currency, as the vendor's clients compute the control amount (amount × 100).
+	// Digests computed with python3 (hashlib.sha1, decimal.Decimal(amount) * 100); J1 also with
+	// `printf %s '<string>' | openssl sha1`.
+	it('J1 (python hashlib, openssl): JPY 1000 is signed as 100000', () => {
+		const inputs = { endpointId: '1003', login: '', fields: { client_orderid: 'jpy-1', amount: '1000', currency: 'JPY', email: 'ops@example.com' } };
+		expect(controlString(OPERATIONS.sale.control, inputs)).toBe('1003jpy-1100000ops@example.com');
+		expect(controlSignature(OPERATIONS.sale.control, inputs, SANDBOX_KEY)).toBe('718adf9d6b8b326bd3fdf828a74bca75888794a7');
+	});
+
+	it('E1 (python hashlib): EUR rebill 4.35 → 435', () => {
+		const inputs = { endpointId: '1002', login: 'n8n-test-merchant', fields: { client_orderid: 'eur-rebill-1', cardrefid: '500001', amount: '4.35', currency: 'EUR' } };
+		expect(controlSignature(OPERATIONS.makeRebill.control, inputs, SANDBOX_KEY)).toBe('efd8331bdc638d4f10bf063984f6bc697ca94a49');
+	});
+
+	it('K1 (python hashlib): KWD return 1.230 → 123; a third non-zero decimal cannot be signed', () => {
+		const inputs = { endpointId: '1', login: 'n8n-test-merchant', fields: { client_orderid: 'kwd-return-1', orderid: '5550002', amount: '1.230', currency: 'KWD' } };
+		expect(controlSignature(OPERATIONS.return.control, inputs, SANDBOX_KEY)).toBe('cad181c9d91ab916042ddb7c8e425111a04376a4');
+		expect(() => controlString(OPERATIONS.return.control, { ...inputs, fields: { ...inputs.fields, amount: '1.234' } })).toThrow(/hundredths/);
+	});
+
+	it('F1 (python hashlib): full capture of a 10.00 USD preauth, amount learned and signed', () => {
+		const inputs = { endpointId: '1001', login: 'n8n-test-merchant', fields: { client_orderid: 'cap-1', orderid: '100001', amount: '10.00', currency: 'USD' } };
+		expect(controlSignature(OPERATIONS.capture.control, inputs, SANDBOX_KEY)).toBe('5818efb73eae6502c00f7a851a9b6c79f1251713');
+	});
+
+	it('T1 (python hashlib): v2 transfer-by-ref signs login, order, source and destination references, 25.50 EUR → 2550', () => {
+		const inputs = {
+			endpointId: '1002',
+			login: 'n8n-test-merchant',
+			fields: { client_orderid: 'tbr-1', 'source-card-ref-id': '500001', 'destination-card-ref-id': '500002', amount: '25.50', currency: 'EUR' },
+		};
+		expect(controlString(OPERATIONS.transferByRefV2.control, inputs)).toBe('n8n-test-merchanttbr-15000015000022550EUR');
+		expect(controlSignature(OPERATIONS.transferByRefV2.control, inputs, SANDBOX_KEY)).toBe('b567e99cc3a525cf9e7da97bcdf1d05cdeb40a5d');
 	});
 
 	it('3-D Secure uploads sign the client-order-id field', () => {

@@ -151,6 +151,14 @@ describe('hosted forms', () => {
 		expectSignedReturn(parseForm(done.text), f.orderid, p.client_orderid, 'approved');
 	});
 
+	it('transfer-form (signed like the sale form): the payer sends money from their card, booked once as a transfer', async () => {
+		const p = formParams();
+		const f = await open('transfer-form', p);
+		const done = await c.postPage(f.action, card());
+		expectSignedReturn(parseForm(done.text), f.orderid, p.client_orderid, 'approved');
+		expect((await c.ledger(f.orderid)).map((e) => `${e.kind}:${e.amount}`)).toEqual(['transfer:15.00']);
+	});
+
 	it('payout-form asks for no CVV and records a payout; account-verification-form moves nothing', async () => {
 		const p = formParams();
 		const f = await open('payout-form', p);

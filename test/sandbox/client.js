@@ -27,37 +27,38 @@ const CARD2 = '5555555555554444';
 
 const sha1 = (s) => crypto.createHash('sha1').update(s, 'utf8').digest('hex');
 
-// Minor units from the decimal string (independent of sandbox/amount.js).
-const ZERO = ['JPY', 'KRW', 'CLP', 'ISK', 'VND'];
-const THREE = ['BHD', 'IQD', 'JOD', 'KWD', 'LYD', 'OMR', 'TND'];
-function minor(amount, currency) {
-	const digits = ZERO.includes(currency) ? 0 : THREE.includes(currency) ? 3 : 2;
+// The signed amount: hundredths of the decimal string for every currency, as the vendor's clients
+// compute it (independent of sandbox/amount.js; BigInt, never floats).
+function minor(amount) {
 	const [int, frac = ''] = String(amount).split('.');
-	return String(Number(int + frac.padEnd(digits, '0').slice(0, digits)));
+	return String(BigInt(int + frac.padEnd(2, '0').slice(0, 2)));
 }
 
 // control formulas, restated from the brief.
 const cidOf = (p) => p.client_orderid || '';
 const CONTROL = {
-	sale: (id, p) => id + cidOf(p) + minor(p.amount, p.currency) + (p.email || ''),
+	sale: (id, p) => id + cidOf(p) + minor(p.amount) + (p.email || ''),
 	verify: (id, p) => id + cidOf(p) + (p.email || ''),
 	order: (id, p) => p.login + cidOf(p) + (p.orderid || ''),
-	orderAmount: (id, p) => p.login + cidOf(p) + p.orderid + (p.amount ? minor(p.amount, p.currency) + p.currency : ''),
+	// without an amount, return signs nothing more; capture the order's amount and currency (o)
+	orderAmount: (id, p, o = {}) => p.login + cidOf(p) + p.orderid + (p.amount ? minor(p.amount) + p.currency : o.amount ? minor(o.amount) + o.currency : ''),
 	cardref: (id, p) => p.login + p.cardrefid,
-	rebill: (id, p) => p.login + cidOf(p) + p.cardrefid + minor(p.amount, p.currency) + p.currency,
+	rebill: (id, p) => p.login + cidOf(p) + p.cardrefid + minor(p.amount) + p.currency,
+	transferByRef: (id, p) => p.login + cidOf(p) + (p['source-card-ref-id'] || '') + p['destination-card-ref-id'] + minor(p.amount) + p.currency,
 	tds: (id, p) => p.login + p['client-order-id'] + p.orderid,
 };
 const FORMULA_OF = {
 	sale: 'sale', preauth: 'sale', 'sale-form': 'sale', 'preauth-form': 'sale', 'payment-form': 'sale', 'payout-form': 'sale',
 	'account-verification': 'verify', 'account-verification-form': 'verify', 'sync/account-verification': 'verify',
 	status: 'order', void: 'order', 'create-card-ref': 'order', capture: 'orderAmount', return: 'orderAmount',
-	'get-card-info': 'cardref', 'make-rebill': 'rebill', 'make-rebill-sale': 'rebill', 'make-rebill-preauth': 'rebill',
+	'get-card-info': 'cardref', 'transfer-by-ref': 'transferByRef', 'transfer-form': 'sale', 'make-rebill': 'rebill', 'make-rebill-sale': 'rebill', 'make-rebill-preauth': 'rebill',
 	'upload-pares-result': 'tds', 'upload-cres-result': 'tds', 'upload-method-url-result': 'tds',
 };
 
-function withControl(cmd, id, params, merchant = MERCHANT) {
+/** order: { amount, currency } of the order a full capture names (signed in place of the absent ones). */
+function withControl(cmd, id, params, merchant = MERCHANT, order = {}) {
 	const formula = CONTROL[FORMULA_OF[cmd]];
-	return { ...params, control: sha1(formula(String(id), params) + merchant.controlKey) };
+	return { ...params, control: sha1(formula(String(id), params, order) + merchant.controlKey) };
 }
 
 // RFC 3986 encoding.
@@ -141,7 +142,7 @@ class Client {
 	control(cmd, id, params, opts = {}) {
 		const version = opts.version || (FORMULA_OF[cmd] === 'tds' ? '3ds/v1' : 'v2');
 		const numericId = String(id).replace('group/', '');
-		const signed = opts.raw ? params : withControl(cmd, numericId, params, opts.merchant);
+		const signed = opts.raw ? params : withControl(cmd, numericId, params, opts.merchant, opts.order);
 		return this.post(`${version}/${cmd}/${id}`, signed, opts);
 	}
 
@@ -182,8 +183,11 @@ class Client {
 		return this.control('status', opts.id || 1001, p, opts);
 	}
 
-	followUp(cmd, orderid, cid, extra = {}, opts = {}) {
-		return this.control(cmd, opts.id || 1001, { login: MERCHANT.login, client_orderid: cid, orderid, ...extra }, opts);
+	/** A capture without an amount signs the order's amount and currency, read from the admin view. */
+	async followUp(cmd, orderid, cid, extra = {}, opts = {}) {
+		const order = cmd === 'capture' && !extra.amount && !opts.order ? await this.admin('GET', `orders/${orderid}`) : null;
+		const signedOrder = order && order.status === 200 ? { amount: order.data.amount, currency: order.data.currency } : opts.order;
+		return this.control(cmd, opts.id || 1001, { login: MERCHANT.login, client_orderid: cid, orderid, ...extra }, { ...opts, order: signedOrder });
 	}
 
 	async admin(method, p, body) {

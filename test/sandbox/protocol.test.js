@@ -30,6 +30,7 @@ describe('routing', () => {
 			'v2/make-rebill-preauth', '3ds/v1/upload-pares-result', '3ds/v1/upload-cres-result', '3ds/v1/upload-method-url-result',
 			'v2/payout', 'v2/pan-eligibility/send', 'v4/create-card-ref', 'v4/create-recurring-payment', 'v4/update-recurring-payment',
 			'v4/payout-check', 'v4/payout-pay', 'v4/payout', 'v4/transfer', 'v4/transfer-by-ref',
+			'v2/transfer-by-ref', 'v2/transfer-form', 'v4/sale', 'v4/status',
 		];
 		for (const p of paths) {
 			// An unsigned, empty request: 403 for OAuth commands, a validation error for control commands.
@@ -158,9 +159,13 @@ describe('control (SHA-1) signatures', () => {
 		expect(jpy.data['error-message']).toMatch(/Currency JPY is not accepted by endpoint group 2001/);
 	});
 
-	it('minor units per currency: JPY 0 decimals, too many decimals refused', async () => {
+	it('control amount in hundredths for every currency (JPY 1500 → 150000); request amounts keep the currency decimals', async () => {
 		const ok = await c.control('sale', 1003, c.saleParams({ currency: 'JPY', amount: '1500' }));
 		expect(ok.data.type).toBe('async-response');
+		// the ISO-exponent reading (1500 JPY signed as 1500) is refused
+		const iso = c.saleParams({ currency: 'JPY', amount: '1500' });
+		const isoSigned = sha1(`1003${iso.client_orderid}1500${iso.email}${MERCHANT.controlKey}`);
+		expect((await c.post('v2/sale/1003', { ...iso, control: isoSigned })).data['error-code']).toBe(2);
 		const order = await c.order(ok.data['paynet-order-id']);
 		expect(order).toMatchObject({ amount: '1500', currency: 'JPY' });
 		const bad = await c.control('sale', 1003, { ...c.saleParams({ currency: 'JPY' }), amount: '15.5' }, {});
@@ -171,20 +176,6 @@ describe('control (SHA-1) signatures', () => {
 		expect(three.data['error-code']).toBe(1);
 		const cur = await c.control('sale', 1001, c.saleParams({ currency: 'EUR' }));
 		expect(cur.data['error-message']).toMatch(/Currency EUR is not accepted by endpoint 1001/);
-	});
-
-	it('capture/return sign amount+currency only when amount is sent', async () => {
-		const s = await c.sale({}, 'preauth');
-		const cid = s.params.client_orderid;
-		const withAmount = { login: MERCHANT.login, client_orderid: cid, orderid: s.orderid, amount: '1.00', currency: 'USD' };
-		const signedWithout = sha1(MERCHANT.login + cid + s.orderid + MERCHANT.controlKey);
-		const r = await c.post('v2/capture/1001', { ...withAmount, control: signedWithout });
-		expect(r.data['error-code']).toBe(2);
-		const ok = await c.followUp('capture', s.orderid, cid, { amount: '1.00', currency: 'USD' });
-		expect(ok.data.type).toBe('async-response');
-		const full = await c.post('v2/capture/1001', { login: MERCHANT.login, client_orderid: cid, orderid: s.orderid, control: signedWithout });
-		expect(full.data.type).toBe('async-response');
-		expect((await c.order(s.orderid)).charged).toBe('10.00');
 	});
 });
 
@@ -201,11 +192,11 @@ describe('OAuth signatures', () => {
 	});
 
 	it('HMAC-SHA1 v2 payout, with the oauth params repeated in the body', async () => {
-		const p = { client_orderid: c.cid('po'), amount: '3.00', currency: 'USD' };
+		const p = { client_orderid: c.cid('po'), amount: '3.00', currency: 'USD', account_number: 'GB33BUKB20201555555555' };
 		const r = await c.oauth('v2/payout/1001', p, { bodyExtra: (h) => h.oauth });
 		expect(r.status).toBe(200);
 		expect(r.data.type).toBe('async-response');
-		const p2 = { client_orderid: c.cid('po'), amount: '3.00', currency: 'USD' };
+		const p2 = { ...p, client_orderid: c.cid('po') };
 		expect((await c.oauth('v2/payout/1001', p2, { spaces: false, realm: true })).status).toBe(200);
 	});
 
@@ -270,7 +261,7 @@ describe('configurable strictness', () => {
 		const strict = await startSandbox({ port: 0, quiet: true, oauthFailureStatus: 401, strictAccept: true, oauthReplay: { enabled: true, windowSec: 60 } });
 		try {
 			const sc = new Client(strict);
-			const p = { client_orderid: sc.cid(), amount: '1.00', currency: 'USD' };
+			const p = { client_orderid: sc.cid(), amount: '1.00', currency: 'USD', account_number: 'GB33BUKB20201555555555' };
 			const bad = await sc.oauth('v4/payout-check/1001', p, { tamper: true });
 			expect(bad.status).toBe(401);
 			expect(bad.text).toBe('Unauthorized');

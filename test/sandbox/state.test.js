@@ -294,7 +294,7 @@ describe('payouts, transfers, eligibility, recurring', () => {
 
 	it('pay of a declined check → code 4', async () => {
 		const cid = c.cid('p3');
-		await c.oauth('v4/payout-check/1001', { client_orderid: cid, amount: '1.00', currency: 'USD', credit_card_number: CARD, cvv2: '116' });
+		await c.oauth('v4/payout-check/1001', { client_orderid: cid, amount: '1.00', currency: 'USD', credit_card_number: CARD, expire_month: '12', expire_year: '2035', cvv2: '116' });
 		expect((await c.oauth('v4/payout-pay/1001', { client_orderid: cid })).data['error-code']).toBe(4);
 	});
 
@@ -302,8 +302,8 @@ describe('payouts, transfers, eligibility, recurring', () => {
 		const s = await c.sale();
 		const refId = (await c.followUp('create-card-ref', s.orderid, s.params.client_orderid)).data['card-ref-id'];
 		const calls = [
-			['v2/payout/1001', { amount: '1.10', currency: 'USD' }, 'payout:1.10'],
-			['v4/payout/1001', { amount: '1.20', currency: 'USD', credit_card_number: CARD }, 'payout:1.20'],
+			['v2/payout/1001', { amount: '1.10', currency: 'USD', account_number: 'GB33BUKB20201555555555' }, 'payout:1.10'],
+			['v4/payout/1001', { amount: '1.20', currency: 'USD', credit_card_number: CARD, expire_month: '12', expire_year: '2035' }, 'payout:1.20'],
 			['v4/transfer/1001', { amount: '1.30', currency: 'USD', credit_card_number: CARD, cvv2: '123', expire_month: '12', expire_year: '2035', 'destination-card-no': CARD2 }, 'transfer:1.30'],
 			['v4/transfer-by-ref/1001', { amount: '1.40', currency: 'USD', 'destination-card-ref-id': refId }, 'transfer:1.40'],
 		];

@@ -8,7 +8,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { createVerifier, controlMatches } = require('../../sandbox/verifier');
 const oauth = require('../../sandbox/oauth');
-const { parseAmount, formatMinor, currencyDigits } = require('../../sandbox/amount');
+const { parseAmount, formatMinor, currencyDigits, controlHundredths } = require('../../sandbox/amount');
 const cards = require('../../sandbox/cards');
 
 const KEYS = path.join(__dirname, '..', '..', 'sandbox', 'keys');
@@ -114,6 +114,13 @@ describe('OAuth header parsing', () => {
 });
 
 describe('amounts and cards', () => {
+	it('the signed amount: hundredths of the decimal string for every currency', () => {
+		const cases = [['0.29', '29'], ['19.99', '1999'], ['1000', '100000'], ['1.230', '123'], ['0010.5', '1050'], ['999999999999999.99', '99999999999999999']];
+		for (const [amount, hundredths] of cases) expect(controlHundredths(amount)).toEqual({ hundredths });
+		expect(controlHundredths('1.234').error).toMatch(/hundredths/);
+		for (const bad of ['', '-1', '1e3', '.5', 'abc']) expect(controlHundredths(bad).error).toBeTruthy();
+	});
+
 	it('minor units from decimal strings, per currency', () => {
 		expect(parseAmount('0.29', 'USD').minor).toBe(29);
 		expect(parseAmount('19.99', 'USD').minor).toBe(1999);
@@ -151,5 +158,16 @@ describe('amounts and cards', () => {
 		expect(cards.cvvOutcome('116')).toMatchObject({ status: 'declined', errorMessage: 'Insufficient funds' });
 		expect(cards.cvvOutcome('999').status).toBe('declined');
 		expect(cards.cvvOutcome(undefined).status).toBe('approved');
+	});
+});
+
+describe('independence', () => {
+	it('no sandbox file requires the node package (nodes/, credentials/, dist/)', () => {
+		const root = path.join(__dirname, '../../sandbox');
+		const files = (dir) => fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : e.name.endsWith('.js') ? [path.join(dir, e.name)] : []));
+		const all = files(root);
+		expect(all.filter((f) => f.includes(`${path.sep}engine${path.sep}`)).length).toBeGreaterThan(10);
+		const offending = all.filter((f) => /require\(['"][^'"]*\b(nodes|credentials|dist)\//.test(fs.readFileSync(f, 'utf8')));
+		expect(offending).toEqual([]);
 	});
 });

@@ -3,13 +3,13 @@ import type { AllEntities } from 'n8n-workflow';
 /** Every resource and its operations: the node's public contract (parameter values never change). */
 type CardGatewayMap = {
 	cardReference: 'create' | 'createV4' | 'getInfo' | 'rebill' | 'rebillPreauth' | 'rebillSale';
-	hostedForm: 'payment' | 'payout' | 'preauth' | 'sale' | 'verifyAccount';
-	payment: 'capture' | 'preauth' | 'return' | 'sale' | 'verifyAccount' | 'verifyAccountSync' | 'void';
+	hostedForm: 'payment' | 'payout' | 'preauth' | 'sale' | 'transfer' | 'verifyAccount';
+	payment: 'capture' | 'preauth' | 'return' | 'sale' | 'saleWithToken' | 'verifyAccount' | 'verifyAccountSync' | 'void';
 	payout: 'check' | 'pay' | 'send' | 'sendV4';
 	recurringPayment: 'create' | 'update';
 	threeDSecure: 'uploadCRes' | 'uploadMethodUrlResult' | 'uploadPaRes';
-	transaction: 'getStatus';
-	transfer: 'checkPanEligibility' | 'send' | 'sendByReference';
+	transaction: 'getStatus' | 'getStatusV4';
+	transfer: 'checkPanEligibility' | 'send' | 'sendByReference' | 'sendByReferenceV2';
 };
 
 export type CardGatewayType = AllEntities<CardGatewayMap>;

@@ -1,7 +1,7 @@
 import { GatewayInputError } from './errors';
 
-// ISO 4217 exponents that differ from 2. The gateway's docs only show two-decimal currencies and
-// multiply by 100; for the others the exponent is the only reading that keeps minor units whole.
+// ISO 4217 exponents that differ from 2: they limit the decimals of a request amount (no cents
+// in JPY). The signed amount is hundredths for every currency (controlAmount).
 const ZERO_DECIMAL = new Set('BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX UYI VND VUV XAF XOF XPF'.split(' '));
 const THREE_DECIMAL = new Set('BHD IQD JOD KWD LYD OMR TND'.split(' '));
 
@@ -60,16 +60,22 @@ export function parseAmount(value: unknown, currency?: string, field = 'amount')
 	return fraction ? `${integer}.${fraction}` : integer;
 }
 
-/** Minor units from the decimal string, never through a float: "0.29" → "29", "19.99" → "1999", "10" → "1000". */
-export function toMinorUnits(amount: string, currency?: string): string {
+/**
+ * The amount as `control` signs it: hundredths of the decimal string, whatever the currency, as
+ * every vendor client computes it (amount × 100: "19.99" → "1999", JPY "1000" → "100000"). Built
+ * from the digits, never through a float. A third decimal that is not 0 cannot be signed.
+ */
+export function controlAmount(amount: string, field = 'amount'): string {
 	const match = DECIMAL.exec(amount.trim());
-	if (!match) throw new GatewayInputError('amount', `"amount" must be a decimal string such as "10.50"`);
-	const digits = currencyDigits(currency);
-	const fraction = (match[2] ?? '').padEnd(digits, '0');
-	if (fraction.length > digits) {
-		throw new GatewayInputError('amount', `"amount" has more decimals than ${currency ?? 'the currency'} allows`);
+	if (!match) throw new GatewayInputError(field, `"${field}" must be a decimal string such as "10.50"`);
+	const [, integer, fraction = ''] = match;
+	if (/[1-9]/.test(fraction.slice(2))) {
+		throw new GatewayInputError(
+			field,
+			`"${field}" ${amount.trim()} cannot be signed: the gateway's control signs the amount in hundredths (amount × 100), so at most 2 decimals may be non-zero`,
+		);
 	}
-	return (match[1] + fraction).replace(/^0+(?=\d)/, '');
+	return (integer + fraction.slice(0, 2).padEnd(2, '0')).replace(/^0+(?=\d)/, '');
 }
 
 /** Decimal amounts compare by value: "10.5" = "10.50" = "010.50"; anything else compares as text. */

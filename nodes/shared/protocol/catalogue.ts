@@ -25,6 +25,7 @@ export interface GatewayOperation {
 }
 
 const amountMinor: ControlPart = { field: 'amount', minorUnits: true };
+const currency: ControlPart = { field: 'currency' };
 const optionalAmount: ControlPart = { field: 'amount', minorUnits: true, onlyWith: 'amount' };
 const optionalCurrency: ControlPart = { field: 'currency', onlyWith: 'amount' };
 
@@ -32,8 +33,19 @@ const PAYMENT_FORMULA: readonly ControlPart[] = ['endpointId', { field: 'client_
 const VERIFY_FORMULA: readonly ControlPart[] = ['endpointId', { field: 'client_orderid' }, { field: 'email' }];
 /** login + client_orderid + orderid: status, void, create-card-ref. */
 export const STATUS_FORMULA: readonly ControlPart[] = ['login', { field: 'client_orderid' }, { field: 'orderid' }];
+/** Return: the interface omits amount and currency for a full reversal, so they are signed only when sent. */
 const PARTIAL_FORMULA: readonly ControlPart[] = [...STATUS_FORMULA, optionalAmount, optionalCurrency];
-const REBILL_FORMULA: readonly ControlPart[] = ['login', { field: 'client_orderid' }, { field: 'cardrefid' }, amountMinor, { field: 'currency' }];
+/** Capture: always signed (interface; the vendor's PHP library); the node always sends both. */
+const CAPTURE_FORMULA: readonly ControlPart[] = [...STATUS_FORMULA, amountMinor, currency];
+const REBILL_FORMULA: readonly ControlPart[] = ['login', { field: 'client_orderid' }, { field: 'cardrefid' }, amountMinor, currency];
+const TRANSFER_BY_REF_FORMULA: readonly ControlPart[] = [
+	'login',
+	{ field: 'client_orderid' },
+	{ field: 'source-card-ref-id' },
+	{ field: 'destination-card-ref-id' },
+	amountMinor,
+	currency,
+];
 const TDS_FORMULA: readonly ControlPart[] = ['login', { field: 'client-order-id' }, { field: 'orderid' }];
 
 type OperationOptions = Partial<Pick<GatewayOperation, 'control' | 'orderIdField' | 'movesMoney' | 'statusFindsIt' | 'groupCapable'>>;
@@ -47,18 +59,22 @@ function op<O extends OperationOptions = Record<never, never>>(name: string, pat
 export const OPERATIONS = {
 	sale: op('SALE', '/api/v2/sale', 'control', { control: PAYMENT_FORMULA, movesMoney: true }),
 	preauth: op('PREAUTH', '/api/v2/preauth', 'control', { control: PAYMENT_FORMULA, movesMoney: true }),
-	capture: op('CAPTURE', '/api/v2/capture', 'control', { control: PARTIAL_FORMULA, movesMoney: true }),
+	capture: op('CAPTURE', '/api/v2/capture', 'control', { control: CAPTURE_FORMULA, movesMoney: true }),
 	void: op('VOID', '/api/v2/void', 'control', { control: STATUS_FORMULA, movesMoney: true }),
 	return: op('RETURN', '/api/v2/return', 'control', { control: PARTIAL_FORMULA, movesMoney: true }),
 	accountVerification: op('ACCOUNT_VERIFICATION', '/api/v2/account-verification', 'control', { control: VERIFY_FORMULA }),
 	syncAccountVerification: op('SYNC_ACCOUNT_VERIFICATION', '/api/v2/sync/account-verification', 'control', { control: VERIFY_FORMULA }),
 	status: op('STATUS', '/api/v2/status', 'control', { control: STATUS_FORMULA }),
+	// The vendor's hosted-fields examples: a sale paid with a payment ticket, and its status (JSON).
+	saleV4: op('SALE_V4', '/api/v4/sale', 'oauth-rsa-sha256', { movesMoney: true }),
+	statusV4: op('STATUS_V4', '/api/v4/status', 'oauth-rsa-sha256'),
 	saleForm: op('SALEFORM', '/api/v2/sale-form', 'control', { control: PAYMENT_FORMULA }),
 	preauthForm: op('PREAUTHFORM', '/api/v2/preauth-form', 'control', { control: PAYMENT_FORMULA }),
 	// The interface states no scheme for these two; the defaults follow the public docs and the
 	// node lets the user pick another.
 	paymentForm: op('PAYMENTFORM', '/api/v2/payment-form', 'control', { control: PAYMENT_FORMULA }),
 	payoutForm: op('PAYOUTFORM', '/api/v2/payout-form', 'oauth-hmac-sha1', { control: PAYMENT_FORMULA }),
+	transferForm: op('TRANSFERFORM', '/api/v2/transfer-form', 'control', { control: PAYMENT_FORMULA }),
 	accountVerificationForm: op('ACCOUNT_VERIFICATION_FORM', '/api/v2/account-verification-form', 'control', { control: VERIFY_FORMULA }),
 	createCardRef: op('CARDREF', '/api/v2/create-card-ref', 'control', { control: STATUS_FORMULA }),
 	createCardRefV4: op('CARDREF_V4', '/api/v4/create-card-ref', 'oauth-rsa-sha256'),
@@ -82,6 +98,7 @@ export const OPERATIONS = {
 	payoutPay: op('PAYOUT_V4_PAY', '/api/v4/payout-pay', 'oauth-rsa-sha256', { movesMoney: true }),
 	payoutV4: op('PAYOUT_V4', '/api/v4/payout', 'oauth-rsa-sha256', { movesMoney: true }),
 	transfer: op('TRANSFER_V4', '/api/v4/transfer', 'oauth-rsa-sha256', { movesMoney: true }),
+	transferByRefV2: op('TRANSFER_BY_REF', '/api/v2/transfer-by-ref', 'control', { control: TRANSFER_BY_REF_FORMULA, movesMoney: true }),
 	transferByRef: op('TRANSFER_BY_REF_V4', '/api/v4/transfer-by-ref', 'oauth-rsa-sha256', { movesMoney: true }),
 	panEligibilitySend: op('PAN_ELIGIBILITY_SEND', '/api/v2/pan-eligibility/send', 'oauth-hmac-sha1', { orderIdField: 'client-order-id' }),
 	uploadPaRes: op('TDS_UPLOAD_PARES_RESULT', '/api/3ds/v1/upload-pares-result', 'control', {

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 
-import { toMinorUnits } from './amount';
+import { controlAmount } from './amount';
 
 /**
- * One part of a `control` concatenation. `amount` parts are signed in minor units; `onlyWith`
+ * One part of a `control` concatenation. `amount` parts are signed in hundredths; `onlyWith`
  * drops the part when that field was not sent (capture and return sign amount and currency only
  * for partial amounts).
  */
@@ -30,7 +30,7 @@ export function controlString(formula: readonly ControlPart[], inputs: ControlIn
 			if (part === 'login') return inputs.login;
 			if (part.onlyWith && !fields[part.onlyWith]) return '';
 			const value = fields[part.field] ?? '';
-			return part.minorUnits && value ? toMinorUnits(value, fields.currency) : value;
+			return part.minorUnits && value ? controlAmount(value, part.field) : value;
 		})
 		.join('');
 }

@@ -98,6 +98,14 @@ export const destinationCardReferenceId = defineField('destination-card-ref-id',
 	description: 'The stored card that receives the money',
 });
 
+export const sourceCardReferenceId = defineField('source-card-ref-id', 'id', {
+	displayName: 'Source Card Reference ID',
+	name: 'sourceCardReferenceId',
+	type: 'string',
+	default: '',
+	description: 'The stored card that is charged',
+});
+
 export const recurringPaymentId = defineField('recurring-payment-id', 'id', {
 	displayName: 'Recurring Payment ID',
 	name: 'recurringPaymentId',

@@ -46,6 +46,18 @@ export interface OperationSpec {
 	schemeChoice?: boolean;
 	/** Rules across fields (thrown as GatewayInputError). */
 	refine?: (values: CheckedValues) => void;
+	/** Runs after the checks and before the request is sent; may complete the request from the gateway. */
+	prepare?: (ctx: IExecuteFunctions, step: PrepareStep) => Promise<void>;
+}
+
+/** What `prepare` may read and complete. */
+export interface PrepareStep {
+	itemIndex: number;
+	label: string;
+	login: string;
+	request: BuiltRequest;
+	endpoint?: EndpointChoice;
+	timeoutMs: number;
 }
 
 export interface Operation {
@@ -106,7 +118,7 @@ export function defineOperation<R extends Resource>(spec: OperationSpec & { reso
 
 async function executeOperation(ctx: IExecuteFunctions, spec: OperationSpec, itemIndex: number): Promise<IDataObject> {
 	const gateway = OPERATIONS[spec.gateway];
-	const { options, auth, login, request } = await prepare(ctx, spec, itemIndex).catch((error: Error) => {
+	const { options, auth, login, request } = await beforeSending(ctx, spec, itemIndex).catch((error: Error) => {
 		throw withMoneyEffect(error, 'notSent');
 	});
 	const call: GatewayCall = {
@@ -135,8 +147,12 @@ async function executeOperation(ctx: IExecuteFunctions, spec: OperationSpec, ite
 	return summarise(delivered.reply, request, delivered.notes, options.includeRawReply);
 }
 
-/** Everything that happens before a request is sent: options, guards, reading and checking the item. */
-async function prepare(ctx: IExecuteFunctions, spec: OperationSpec, itemIndex: number) {
+/**
+ * Everything that happens before the request is sent: options, guards, reading and checking the
+ * item, and the operation's own preparation (at most a harmless status query). Nothing it throws
+ * moved money.
+ */
+async function beforeSending(ctx: IExecuteFunctions, spec: OperationSpec, itemIndex: number) {
 	const gateway = OPERATIONS[spec.gateway];
 	const options = runOptions(ctx.getNodeParameter('options', itemIndex, {}) as IDataObject);
 	guardAiAgent(ctx, spec, options, itemIndex);
@@ -144,6 +160,7 @@ async function prepare(ctx: IExecuteFunctions, spec: OperationSpec, itemIndex: n
 	const auth = (spec.schemeChoice && options.signatureScheme ? options.signatureScheme : gateway.auth) as AuthScheme;
 	const { login } = await merchantCredentials(ctx);
 	const request = withInputErrors(ctx, itemIndex, () => buildRequest(ctx, spec, itemIndex, auth, login));
+	await spec.prepare?.(ctx, { itemIndex, label: spec.label, login, request, endpoint: endpointChoice(options), timeoutMs: Math.round(options.timeoutSeconds * 1000) });
 	return { options, auth, login, request };
 }
 
@@ -180,7 +197,7 @@ function endpointChoice(options: RunOptions): EndpointChoice | undefined {
 	return undefined;
 }
 
-interface BuiltRequest {
+export interface BuiltRequest {
 	fields: Array<readonly [string, string]>;
 	values: Record<string, string>;
 	clientOrderId?: string;

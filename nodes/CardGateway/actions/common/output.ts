@@ -67,8 +67,10 @@ export function summarise(
 		const spelling = spellings.find((name) => reply.fields[name] !== undefined && reply.fields[name] !== '');
 		if (spelling) output[key] = reply.fields[spelling];
 	}
-	// An accepted asynchronous request carries no status: the order is processing.
-	if (!output.status && /^async-/.test(reply.fields.type ?? '')) output.status = 'processing';
+	// An accepted asynchronous request carries no status: the order is processing. The v4 sale's
+	// JSON reply has no type either, only the new order's IDs.
+	const type = reply.fields.type ?? '';
+	if (!output.status && (/^async-/.test(type) || (!type && output.orderid && reply.httpStatus < 400))) output.status = 'processing';
 	if (!output.client_orderid && sent.clientOrderId) output.client_orderid = sent.clientOrderId;
 	output.final = isFinal(reply);
 	if (needsThreeDSecure(reply)) {

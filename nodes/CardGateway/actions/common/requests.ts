@@ -12,6 +12,7 @@ import {
 	cardholderName,
 	comment,
 	cvv,
+	destinationCardReferenceId,
 	enumerateAmounts,
 	expireMonth,
 	expireYear,
@@ -23,6 +24,7 @@ import {
 	purpose,
 	recurrentScenario,
 	redirectUrl,
+	sourceCardReferenceId,
 } from './fields';
 import { payoutDestination } from './destinations';
 import type { CheckedValues, OperationSpec } from './operation';
@@ -90,4 +92,11 @@ export const PAYOUT: RequestShape = {
 	optional: [orderDescription, ipAddress, purpose, cardNumber, expireMonth, expireYear, cardholderName, ...BANK, redirectUrl, ...CALLBACKS],
 	waitable: true,
 	refine: payoutDestination,
+};
+
+/** Between stored cards: the receiving card is required; the charged one may be implied. */
+export const TRANSFER_BY_REFERENCE: RequestShape = {
+	required: [newMerchantOrderId, ...MONEY, destinationCardReferenceId],
+	optional: [sourceCardReferenceId, cvv, orderDescription, ipAddress, redirectUrl, ...CALLBACKS],
+	waitable: true,
 };

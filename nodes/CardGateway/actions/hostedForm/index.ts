@@ -7,9 +7,10 @@ import * as payment from './payment.operation';
 import * as payout from './payout.operation';
 import * as preauth from './preauth.operation';
 import * as sale from './sale.operation';
+import * as transfer from './transfer.operation';
 import * as verifyAccount from './verifyAccount.operation';
 
-export const operations: Record<OperationOf<'hostedForm'>, OperationModule> = { payment, payout, preauth, sale, verifyAccount };
+export const operations: Record<OperationOf<'hostedForm'>, OperationModule> = { payment, payout, preauth, sale, transfer, verifyAccount };
 
 export const description: INodeProperties[] = [
 	{
@@ -42,6 +43,12 @@ export const description: INodeProperties[] = [
 				value: 'sale',
 				description: 'Get a hosted card page that charges the customer; the card data never touches n8n',
 				action: 'Create a hosted sale form',
+			},
+			{
+				name: 'Transfer',
+				value: 'transfer',
+				description: 'Get a hosted page where the payer sends money from their card',
+				action: 'Create a hosted transfer form',
 			},
 			{
 				name: 'Verify Account',

@@ -1,4 +1,52 @@
-import { defineOperation } from '../common/operation';
+import { NodeOperationError, type IExecuteFunctions } from 'n8n-workflow';
+
+import { parseAmount, parseCurrency } from '../../../shared/protocol/amount';
+import { learnStatus } from '../common/delivery';
+import { defineOperation, type PrepareStep } from '../common/operation';
 import { PARTIAL_FOLLOW_UP } from '../common/requests';
 
-export const { spec, description, execute } = defineOperation({ resource: 'payment', operation: 'capture', gateway: 'capture', label: 'Payment → Capture', ...PARTIAL_FOLLOW_UP });
+// Readings of capture's control differ: the interface and the vendor's PHP library sign amount
+// and currency always, the public docs only "if sent". Sending and signing both satisfies every
+// reading, so a full capture (no amount given) first learns the held amount from a status query.
+async function completeFullCapture(ctx: IExecuteFunctions, step: PrepareStep): Promise<void> {
+	const { request, label, itemIndex } = step;
+	if (request.values.amount) return;
+	const order = `order "${request.clientOrderId}"`;
+	const refuse = (why: string) =>
+		new NodeOperationError(ctx.getNode(), `${label} on ${order}: ${why}; the capture was not sent`, {
+			itemIndex,
+			description:
+				'Only a status query went to the gateway: nothing was captured and no money moved. A full capture needs an approved preauth; to capture a part, set Amount and Currency under Additional Fields.',
+		});
+	const knowledge = await learnStatus(
+		ctx,
+		{ operation: 'status', fields: [], endpoint: step.endpoint, timeoutMs: step.timeoutMs, itemIndex },
+		{ itemIndex, label, login: step.login, clientOrderId: request.clientOrderId, orderId: request.values.gatewayOrderId, movesMoney: false, followUp: true },
+	);
+	if (knowledge.kind === 'unknown') throw refuse(`the held amount could not be learned (${knowledge.reason})`);
+	if (knowledge.kind === 'notFound') throw refuse('the gateway does not know the order');
+	const { fields } = knowledge.reply;
+	if (fields.status !== 'approved' || fields['transaction-type'] !== 'preauth') {
+		const last = fields['transaction-type'] ? `, last transaction "${fields['transaction-type']}"` : '';
+		throw refuse(`the order is not an approved preauth (status "${fields.status ?? 'unknown'}"${last})`);
+	}
+	let held: { amount: string; currency: string };
+	try {
+		const currency = parseCurrency(fields.currency);
+		held = { amount: parseAmount(fields.amount, currency), currency };
+	} catch {
+		throw refuse(`the gateway reported the held amount as "${fields.amount ?? ''} ${fields.currency ?? ''}", which is not an amount and currency`);
+	}
+	request.values.amount = held.amount;
+	request.values.currency = held.currency;
+	request.fields.push(['amount', held.amount], ['currency', held.currency]);
+}
+
+export const { spec, description, execute } = defineOperation({
+	resource: 'payment',
+	operation: 'capture',
+	gateway: 'capture',
+	label: 'Payment → Capture',
+	...PARTIAL_FOLLOW_UP,
+	prepare: completeFullCapture,
+});

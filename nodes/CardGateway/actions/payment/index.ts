@@ -7,6 +7,7 @@ import * as capture from './capture.operation';
 import * as preauth from './preauth.operation';
 import * as returnPayment from './return.operation';
 import * as sale from './sale.operation';
+import * as saleWithToken from './saleWithToken.operation';
 import * as verifyAccount from './verifyAccount.operation';
 import * as verifyAccountSync from './verifyAccountSync.operation';
 import * as voidPayment from './void.operation';
@@ -16,6 +17,7 @@ export const operations: Record<OperationOf<'payment'>, OperationModule> = {
 	preauth,
 	return: returnPayment,
 	sale,
+	saleWithToken,
 	verifyAccount,
 	verifyAccountSync,
 	void: voidPayment,
@@ -52,6 +54,12 @@ export const description: INodeProperties[] = [
 				value: 'sale',
 				description: 'Charge a card in one step',
 				action: 'Charge a card',
+			},
+			{
+				name: 'Sale with Hosted Fields Token (V4)',
+				value: 'saleWithToken',
+				description: "Charge the card the payer typed into the gateway's hosted fields, by its payment ticket (card data never touches n8n)",
+				action: 'Charge a card by hosted fields token',
 			},
 			{
 				name: 'Verify Account',

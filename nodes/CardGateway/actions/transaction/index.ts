@@ -4,8 +4,9 @@ import type { OperationModule } from '../common/operation';
 import type { OperationOf } from '../node.type';
 
 import * as getStatus from './getStatus.operation';
+import * as getStatusV4 from './getStatusV4.operation';
 
-export const operations: Record<OperationOf<'transaction'>, OperationModule> = { getStatus };
+export const operations: Record<OperationOf<'transaction'>, OperationModule> = { getStatus, getStatusV4 };
 
 export const description: INodeProperties[] = [
 	{
@@ -21,8 +22,14 @@ export const description: INodeProperties[] = [
 				description: 'Get the current status of an order: final or not, 3-D Secure data, amounts',
 				action: 'Get the status of a transaction',
 			},
+			{
+				name: 'Get Status (V4)',
+				value: 'getStatusV4',
+				description: 'Get the status of an order with the v4 API (RSA-signed, JSON), as hosted-fields integrations do',
+				action: 'Get the status of a transaction with the v4 API',
+			},
 		],
 		default: 'getStatus',
 	},
-	...getStatus.description,
+	...Object.values(operations).flatMap((operation) => operation.description),
 ];

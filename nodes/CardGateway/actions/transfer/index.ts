@@ -6,8 +6,9 @@ import type { OperationOf } from '../node.type';
 import * as checkPanEligibility from './checkPanEligibility.operation';
 import * as send from './send.operation';
 import * as sendByReference from './sendByReference.operation';
+import * as sendByReferenceV2 from './sendByReferenceV2.operation';
 
-export const operations: Record<OperationOf<'transfer'>, OperationModule> = { checkPanEligibility, send, sendByReference };
+export const operations: Record<OperationOf<'transfer'>, OperationModule> = { checkPanEligibility, send, sendByReference, sendByReferenceV2 };
 
 export const description: INodeProperties[] = [
 	{
@@ -34,6 +35,12 @@ export const description: INodeProperties[] = [
 				value: 'sendByReference',
 				description: 'Move money between stored cards (card references)',
 				action: 'Send a transfer between stored cards',
+			},
+			{
+				name: 'Send by Reference (V2)',
+				value: 'sendByReferenceV2',
+				description: 'Move money between stored cards with the v2 API (SHA-1 control), as the vendor\'s PHP library does',
+				action: 'Send a transfer between stored cards with the v2 API',
 			},
 		],
 		default: 'send',

@@ -1,0 +1,24 @@
+'use strict';
+// How the gateway refuses a request. Error codes are documented in docs/sandbox.md.
+
+/** A refused request: becomes a validation-error (or error) reply and changes nothing. */
+class GatewayError extends Error {
+	constructor(code, message, type = 'validation-error') {
+		super(message);
+		this.code = code;
+		this.type = type;
+	}
+}
+/** An OAuth failure: plain-text 403 (or the configured status). */
+class AuthError extends Error {}
+
+const E_FIELD = 1;
+const E_AUTH = 2;
+const E_NOT_FOUND = 3;
+const E_STATE = 4;
+
+function fail(code, message) {
+	throw new GatewayError(code, message);
+}
+
+module.exports = { GatewayError, AuthError, E_FIELD, E_AUTH, E_NOT_FOUND, E_STATE, fail };

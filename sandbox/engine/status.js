@@ -1,0 +1,94 @@
+'use strict';
+// The status query and the status reply every later stage reads.
+const { field } = require('../commands');
+const { formatMinor } = require('../amount');
+const pages = require('../pages');
+const { E_AUTH, E_NOT_FOUND, fail } = require('./errors');
+
+class Status {
+	status(ctx) {
+		const { p, merchant, scope } = ctx;
+		const cid = field(p, 'client_orderid');
+		let order = p.orderid
+			? this.store.orders.get(p.orderid)
+			: this.store.findByClientId(scope.key, cid) || this.store.findUniqueForMerchant(merchant, cid);
+		// v4: the login in the body must be the merchant who signed; an unknown order is refused
+		// with HTTP 400 and a JSON error-message (hosted-fields emulator, gateway.ts).
+		if (ctx.def.v4 && p.login !== merchant.login) fail(E_AUTH, `Login '${p.login}' is not the merchant who signed the request`);
+		const known = order && order.merchant === merchant && order.cid === cid;
+		if (!known && ctx.def.v4) fail(E_NOT_FOUND, `Order ${p.orderid} not found`);
+		if (!known) {
+			// Guess (not in the docs): a correctly signed query for an unknown order is a status
+			// reply with status=error, not a validation error.
+			return {
+				type: 'status-response',
+				'serial-number': ctx.serial,
+				status: 'error',
+				'merchant-order-id': cid,
+				'paynet-order-id': p.orderid || undefined,
+				'error-message': 'Order not found',
+				'error-code': String(E_NOT_FOUND),
+			};
+		}
+		if (!order.finalized && !this.blocked(order)) {
+			if (order.pollsLeft > 0) order.pollsLeft--;
+			else this.finalize(order);
+		}
+		const reply = this.statusReply(order, ctx.serial, ctx.baseUrl);
+		if (p['by-request-sn']) {
+			const tx = order.transactions.find((t) => t.serial === p['by-request-sn']);
+			if (tx) {
+				reply['by-request-sn'] = tx.serial;
+				reply['transaction-type'] = tx.type;
+				reply.amount = formatMinor(tx.amountMinor, order.currency);
+				if (order.finalized) reply.status = tx.status;
+			}
+		}
+		return reply;
+	}
+
+	statusReply(order, serial, baseUrl) {
+		const last = order.transactions[order.transactions.length - 1];
+		const status = order.finalized ? last.status : 'processing';
+		const r = {
+			type: 'status-response',
+			'serial-number': serial,
+			status,
+			amount: formatMinor(this.netAmount(order), order.currency),
+			currency: order.currency,
+			'paynet-order-id': order.orderid,
+			'merchant-order-id': order.cid,
+			'end-point-id': order.endpointId,
+			'transaction-type': last.type,
+			'order-stage': this.orderStage(order),
+			'processor-tx-id': `PNTEST-${order.orderid}`,
+			'gate-partial-capture': 'enabled',
+			'gate-partial-reversal': 'enabled',
+			descriptor: order.merchant.descriptor,
+		};
+		if (order.card) {
+			r['last-four-digits'] = order.card.lastFour;
+			r.bin = order.card.bin;
+			r['card-type'] = order.card.type;
+			if (order.card.holder) r['cardholder-name'] = order.card.holder;
+			if (order.card.expMonth) r['card-exp-month'] = order.card.expMonth;
+			if (order.card.expYear) r['card-exp-year'] = order.card.expYear;
+		}
+		if (order.email) r.email = order.email;
+		if (order.finalized && status === 'approved') r['approval-code'] = order.approvalCode;
+		if (order.finalized && status !== 'approved' && order.outcome.errorMessage) {
+			r['error-message'] = order.outcome.errorMessage;
+			r['error-code'] = order.outcome.errorCode;
+		}
+		if (!order.finalized && order.threeDS && order.threeDS.pending) {
+			const acs = `${baseUrl || order.baseUrl}/sandbox/acs/${order.orderid}`;
+			r['redirect-to'] = acs;
+			r.html = pages.autoSubmit('3-D Secure', acs, 'get', {});
+		}
+		if (order.cardRefId) r['card-ref-id'] = order.cardRefId;
+		if (order.recurringPaymentId) r['recurring-payment-id'] = order.recurringPaymentId;
+		return r;
+	}
+}
+
+module.exports = Status;

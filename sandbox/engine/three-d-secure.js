@@ -1,0 +1,61 @@
+'use strict';
+// 3-D Secure: the result uploads (PaRes, CRes, method URL) and the fake issuer (ACS) page.
+const { field } = require('../commands');
+const cards = require('../cards');
+const pages = require('../pages');
+const { E_FIELD, E_STATE, fail } = require('./errors');
+
+class ThreeDSecure {
+	tdsOrder(ctx) {
+		const order = this.findOrder(ctx, { cidField: 'client-order-id' });
+		if (!order.threeDS || !order.threeDS.pending || order.finalized) {
+			fail(E_STATE, `Order ${order.orderid} is not waiting for 3-D Secure`);
+		}
+		return order;
+	}
+
+	tdsFinish(ctx) {
+		const order = this.tdsOrder(ctx);
+		const value = field(ctx.p, ctx.def.resultField);
+		this.completeThreeDS(order, String(value).toLowerCase() !== 'fail');
+		return this.asyncReply(order, ctx.serial);
+	}
+
+	tdsMethod(ctx) {
+		const ind = ctx.p.threeDSCompInd;
+		if (!['Y', 'N', 'U'].includes(ind)) fail(E_FIELD, "Field 'threeDSCompInd' must be Y, N or U");
+		const order = this.tdsOrder(ctx);
+		order.threeDS.methodResult = ind;
+		order.threeDS.methodAt = new Date().toISOString();
+		return this.asyncReply(order, ctx.serial);
+	}
+
+	completeThreeDS(order, passed) {
+		order.threeDS.pending = false;
+		order.threeDS.result = passed ? 'passed' : 'failed';
+		if (!passed) order.outcome = { status: 'declined', errorCode: cards.TDS_DECLINE.code, errorMessage: cards.TDS_DECLINE.message };
+		order.pollsLeft = 0;
+		this.settle(order);
+	}
+
+	acsGet(orderid, baseUrl) {
+		const order = this.pageOrder(orderid);
+		if (!order) return { status: 404, html: pages.messagePage('Not found', `No order ${orderid}`) };
+		if (!order.threeDS || !order.threeDS.pending) {
+			return { status: 409, html: pages.messagePage('3-D Secure', `Order ${orderid} is not waiting for 3-D Secure`) };
+		}
+		return { status: 200, html: pages.acsPage(this.withAmountText(order), `${baseUrl}/sandbox/acs/${order.orderid}`) };
+	}
+
+	acsPost(orderid, fields) {
+		const order = this.pageOrder(orderid);
+		if (!order) return { status: 404, html: pages.messagePage('Not found', `No order ${orderid}`) };
+		if (!order.threeDS || !order.threeDS.pending) {
+			return { status: 409, html: pages.messagePage('3-D Secure', `Order ${orderid} is not waiting for 3-D Secure`) };
+		}
+		this.completeThreeDS(order, fields.password === 'hint');
+		return { status: 200, html: this.returnPage(order) };
+	}
+}
+
+module.exports = ThreeDSecure;

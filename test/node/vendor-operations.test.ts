@@ -1,0 +1,177 @@
+// Issue 14: what the vendor's own clients do. Capture always sends and signs amount and currency
+// (a full capture learns them first) and is accepted under both readings the sandbox offers; the
+// control amount is hundredths for every currency; and the operations the vendor's clients use
+// (v2 transfer by reference, transfer form, v4 sale with a hosted-fields ticket, v4 status).
+import type { IDataObject } from 'n8n-workflow';
+
+import { CARD, CUSTOMER, MERCHANT, PAN2, RETURN_URL, WAIT, cardPayment, runNode, single, useSandbox, type Sandbox } from './harness';
+
+const env = useSandbox();
+
+/** An approved card payment; returns the node's output. */
+async function approved(sb: Sandbox, operation: 'sale' | 'preauth', merchantOrderId: string, overrides: IDataObject = {}) {
+	return single(await runNode(sb, cardPayment({ merchantOrderId, options: WAIT, ...overrides }, operation)));
+}
+
+/** The parameters the sandbox received for an order (card data masked). */
+async function sent(sb: Sandbox, clientOrderId: string, op: string) {
+	return (await sb.requests()).filter((r) => r.client_orderid === clientOrderId && r.op === op);
+}
+
+describe.each([
+	['interface (default)', {}],
+	['"if sent"', { captureControl: 'if-sent' }],
+])('capture, sandbox reading %s', (_reading, options) => {
+	const reading = useSandbox(options);
+
+	it('a full capture learns the held amount by a status query, then sends and signs it', async () => {
+		const hold = await approved(reading.sb, 'preauth', 'cap-full', { amount: '30.00' });
+		const before = (await reading.sb.requests()).length;
+		const out = single(await runNode(reading.sb, { resource: 'payment', operation: 'capture', merchantOrderId: 'cap-full', gatewayOrderId: hold.orderid, options: WAIT }));
+		expect(out).toMatchObject({ status: 'approved', transactionType: 'capture', orderid: hold.orderid });
+		const requests = (await reading.sb.requests()).slice(before);
+		expect(requests[0].op).toBe('status');
+		expect(requests[1]).toMatchObject({ op: 'capture', result: 'async-response' });
+		expect(requests[1].params).toMatchObject({ amount: '30.00', currency: 'USD' });
+		expect((await reading.sb.ledger('cap-full')).map((e) => [e.kind, e.amount])).toEqual([['capture', '30.00']]);
+	});
+
+	it('a partial capture sends the amount given, without asking first', async () => {
+		const hold = await approved(reading.sb, 'preauth', 'cap-part', { amount: '30.00' });
+		const before = (await reading.sb.requests()).length;
+		single(await runNode(reading.sb, { resource: 'payment', operation: 'capture', merchantOrderId: 'cap-part', gatewayOrderId: hold.orderid, additionalFields: { amount: '12.50', currency: 'USD' } }));
+		expect((await reading.sb.requests()).slice(before).map((r) => r.op)).toEqual(['capture']);
+		expect((await reading.sb.ledger('cap-part')).map((e) => [e.kind, e.amount])).toEqual([['capture', '12.50']]);
+	});
+});
+
+describe('control amount in hundredths', () => {
+	it('a JPY sale (no decimals in the request) is signed as amount × 100 and accepted', async () => {
+		const out = await approved(env.sb, 'sale', 'jpy-sale', { amount: '1000', currency: 'JPY', options: { ...WAIT, endpointId: '1003' } });
+		expect(out).toMatchObject({ status: 'approved', amount: '1000', currency: 'JPY' });
+		const refused = await runNode(env.sb, cardPayment({ merchantOrderId: 'jpy-decimals', amount: '1000.5', currency: 'JPY', options: { endpointId: '1003' } }));
+		expect(refused.error?.message).toContain('JPY allows at most 0');
+		expect(await sent(env.sb, 'jpy-decimals', 'sale')).toEqual([]);
+	});
+});
+
+describe('transfer by reference (v2) and transfer form', () => {
+	it('sends between two stored cards with the v2 control; money moves once', async () => {
+		const refs: string[] = [];
+		for (const [id, cardNumber] of [['tbr-src', CARD.cardNumber], ['tbr-dst', PAN2]]) {
+			const sale = await approved(env.sb, 'sale', id, { cardNumber });
+			refs.push(single(await runNode(env.sb, { resource: 'cardReference', operation: 'create', merchantOrderId: id, gatewayOrderId: sale.orderid })).cardRefId);
+		}
+		const out = single(
+			await runNode(env.sb, {
+				resource: 'transfer',
+				operation: 'sendByReferenceV2',
+				merchantOrderId: 'tbr-v2',
+				amount: '25.50',
+				currency: 'USD',
+				ipAddress: '203.0.113.7',
+				destinationCardReferenceId: refs[1],
+				additionalFields: { sourceCardReferenceId: refs[0], orderDescription: 'Move to savings card' },
+				options: WAIT,
+			}),
+		);
+		expect(out).toMatchObject({ status: 'approved', transactionType: 'transfer', client_orderid: 'tbr-v2' });
+		const [request] = await sent(env.sb, 'tbr-v2', 'transfer-by-ref');
+		expect(request).toMatchObject({ path: '/paynet/api/v2/transfer-by-ref/1001' });
+		expect(request.params).toMatchObject({ login: MERCHANT.login, 'source-card-ref-id': refs[0], 'destination-card-ref-id': refs[1], amount: '25.50', control: expect.stringMatching(/^[0-9a-f]{40}$/) });
+		expect((await env.sb.ledger('tbr-v2')).map((e) => [e.kind, e.amount])).toEqual([['transfer', '25.50']]);
+	});
+
+	it('a lost reply is recovered by a status query, never resent blindly', async () => {
+		const sale = await approved(env.sb, 'sale', 'tbr-lost-src');
+		const ref = single(await runNode(env.sb, { resource: 'cardReference', operation: 'create', merchantOrderId: 'tbr-lost-src', gatewayOrderId: sale.orderid })).cardRefId;
+		await env.sb.fault({ kind: 'apply-then-drop', op: 'v2/transfer-by-ref', count: 1 });
+		const out = single(
+			await runNode(env.sb, { resource: 'transfer', operation: 'sendByReferenceV2', merchantOrderId: 'tbr-lost', amount: '3.00', currency: 'USD', ipAddress: '203.0.113.7', destinationCardReferenceId: ref }),
+		);
+		expect(out).toMatchObject({ recoveredFromLostReply: true, client_orderid: 'tbr-lost' });
+		expect(await sent(env.sb, 'tbr-lost', 'transfer-by-ref')).toHaveLength(1);
+		expect((await env.sb.ledger('tbr-lost')).map((e) => e.kind)).toEqual(['transfer']);
+	});
+
+	it('the transfer form returns the hosted page', async () => {
+		const out = single(
+			await runNode(env.sb, { resource: 'hostedForm', operation: 'transfer', merchantOrderId: 'tform-1', orderDescription: 'Top up', amount: '15.00', currency: 'USD', ...CUSTOMER, redirectUrl: RETURN_URL }),
+		);
+		expect(out).toMatchObject({ type: 'async-form-response', status: 'processing', client_orderid: 'tform-1' });
+		expect(out.redirectUrl).toBe(`${env.sb.url}/sandbox/form/${out.orderid}`);
+		expect((await sent(env.sb, 'tform-1', 'transfer-form'))[0].path).toBe('/paynet/api/v2/transfer-form/1001');
+	});
+});
+
+describe('v4 sale with a hosted-fields ticket, and v4 status', () => {
+	const mint = async (cvv2 = '123') =>
+		(await env.sb.admin<{ token: string }>('POST', 'hosted-fields/tokens', { credit_card_number: PAN2, expire_month: '10', expire_year: '2034', cvv2 })).token;
+	const tokenSale = (merchantOrderId: string, hostedFieldsToken: string, extra: IDataObject = {}) => ({
+		resource: 'payment',
+		operation: 'saleWithToken',
+		merchantOrderId,
+		orderDescription: 'Hosted fields order',
+		amount: '12.34',
+		currency: 'USD',
+		hostedFieldsToken,
+		...CUSTOMER,
+		redirectUrl: RETURN_URL,
+		additionalFields: { cardholderName: 'JANE ROE', browserInfo: 'true', browserTimeZoneOffset: '-60', browserUserAgent: 'Mozilla/5.0' },
+		...extra,
+	});
+
+	it('the sale (RSA, JSON, numeric order id) is processing; v4 status reports it approved', async () => {
+		const out = single(await runNode(env.sb, tokenSale('v4-sale-1', await mint())));
+		expect(out).toMatchObject({ status: 'processing', final: false, client_orderid: 'v4-sale-1', orderid: expect.stringMatching(/^\d+$/) });
+		const [request] = await sent(env.sb, 'v4-sale-1', 'sale');
+		expect(request.path).toBe('/paynet/api/v4/sale/1001');
+		expect(request.params).toMatchObject({ customer_browser_info: 'true', customer_browser_time_zone: '-60', card_printed_name: 'JANE ROE' });
+		expect(request.params).not.toHaveProperty('credit_card_number');
+		expect(JSON.stringify(out)).not.toContain('hft_');
+
+		const status = single(await runNode(env.sb, { resource: 'transaction', operation: 'getStatusV4', merchantOrderId: 'v4-sale-1', gatewayOrderId: out.orderid }));
+		expect(status).toMatchObject({ status: 'approved', final: true, amount: '12.34', lastFourDigits: '4444', cardHolderName: 'JANE ROE' });
+		const [query] = await sent(env.sb, 'v4-sale-1', 'status');
+		expect(query).toMatchObject({ path: '/paynet/api/v4/status/1001' });
+		expect(query.params).toMatchObject({ login: MERCHANT.login, orderid: out.orderid });
+		expect((await env.sb.ledger('v4-sale-1')).map((e) => [e.kind, e.amount])).toEqual([['sale', '12.34']]);
+	});
+
+	it('Wait for Final Status follows a declined ticket to its outcome', async () => {
+		const out = single(await runNode(env.sb, tokenSale('v4-sale-2', await mint('116'), { options: WAIT })));
+		expect(out).toMatchObject({ status: 'declined', final: true, errorMessage: 'Insufficient funds' });
+	});
+
+	it('a refusal (spent ticket) is the gateway\'s JSON error with HTTP 400; nothing moved', async () => {
+		const token = await mint();
+		single(await runNode(env.sb, tokenSale('v4-sale-3', token)));
+		const run = await runNode(env.sb, tokenSale('v4-sale-4', token));
+		expect(run.error?.message).toContain('Unknown or already spent hosted_fields_token');
+		expect(run.error?.httpCode).toBe('400');
+		expect(run.error?.description).toContain('no money moved');
+		expect(await env.sb.ledger('v4-sale-4')).toEqual([]);
+		const unknown = await runNode(env.sb, { resource: 'transaction', operation: 'getStatusV4', merchantOrderId: 'nope', gatewayOrderId: '1' });
+		expect(unknown.error?.message).toContain('Order 1 not found');
+	});
+
+	it('a lost reply of the sale is recovered by a status query; the ticket is spent once', async () => {
+		await env.sb.fault({ kind: 'apply-then-drop', op: 'v4/sale', count: 1 });
+		const out = single(await runNode(env.sb, tokenSale('v4-sale-lost', await mint())));
+		expect(out).toMatchObject({ recoveredFromLostReply: true, client_orderid: 'v4-sale-lost' });
+		expect(await sent(env.sb, 'v4-sale-lost', 'sale')).toHaveLength(1);
+		expect((await env.sb.ledger('v4-sale-lost')).map((e) => e.kind)).toEqual(['sale']);
+	});
+
+	it('the money guards apply: no AI agent without the option, no Retry On Fail', async () => {
+		const token = await mint();
+		const tool = await runNode(env.sb, tokenSale('v4-sale-ai', token), { asTool: true });
+		expect(tool.error?.message).toContain('moves money');
+		const retry = await runNode(env.sb, tokenSale('v4-sale-retry', token), { retryOnFail: true });
+		expect(retry.error?.message).toContain('Retry On Fail');
+		const v2 = await runNode(env.sb, { resource: 'transfer', operation: 'sendByReferenceV2', merchantOrderId: 'tbr-ai', amount: '1.00', currency: 'USD', ipAddress: '203.0.113.7', destinationCardReferenceId: '1' }, { asTool: true });
+		expect(v2.error?.message).toContain('moves money');
+		expect(await sent(env.sb, 'v4-sale-ai', 'sale')).toEqual([]);
+		expect(await sent(env.sb, 'tbr-ai', 'transfer-by-ref')).toEqual([]);
+	});
+});
