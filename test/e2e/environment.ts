@@ -1,10 +1,11 @@
-// One real n8n (the pinned runtime) with our package installed as a community package, the
-// sandbox gateway, and the workflows under test — started once per e2e test file.
+// One real n8n (the pinned runtime) with our package installed as n8n's community-package installer
+// does, the sandbox gateway, and the workflows under test — started once per e2e test file, and
+// handed over once the published workflows' webhooks answer.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const { N8nInstance, ensureRuntime, packPackage, REPO } = require('../../e2e/n8n');
+const { N8nInstance, ensureRuntime, packPackage, productionWebhooks, REPO } = require('../../e2e/n8n');
 const { startSandbox } = require('../../sandbox');
 
 export const MERCHANT = { login: 'n8n-test-merchant', controlKey: 'TEST-ONLY-CONTROL-KEY-5f0c9a1e' };
@@ -44,6 +45,9 @@ export async function startE2eEnvironment(options: { port: number; workflows: Ar
 		await n8n.importWorkflows(options.workflows);
 		for (const id of options.publish) await n8n.publish(id);
 		await n8n.start();
+		// ready means the published workflows' webhooks answer, not just that n8n is up
+		const published = options.workflows.filter((workflow) => options.publish.includes(String(workflow.id)));
+		await n8n.waitForWebhooks(published.flatMap(productionWebhooks));
 		await n8n.createApiKey();
 	} catch (error) {
 		await n8n.stop();
