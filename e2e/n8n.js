@@ -1,8 +1,9 @@
 'use strict';
 // Drives a real n8n (the pinned runtime from scripts/install-runtime.sh) on loopback: installs our
-// package the way users do (an n8n-nodes-* package in the user folder's nodes/), imports
+// package the way n8n's community-package installer does (installCommunityPackage), imports
 // credentials and workflows with the CLI, starts the server with an owner account, and talks to
-// its public API. Used by the demo and the end-to-end tests.
+// its public API; waitForWebhooks tells when the published workflows are served. Used by the demo,
+// the end-to-end and reliability tests and the benchmarks.
 const { execFile, spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
