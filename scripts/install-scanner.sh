@@ -6,11 +6,10 @@
 #   N8N_SCANNER   target folder (default: ~/.cache/n8n-nodes-card-gateway/scanner-<lock hash>)
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
+. "$repo/scripts/cache-folder.sh"
 src="$repo/e2e/n8n-scanner"
-hash=$(cat "$src/package.json" "$src/package-lock.json" | sha256sum | cut -c1-16)
-target=${N8N_SCANNER:-${XDG_CACHE_HOME:-$HOME/.cache}/n8n-nodes-card-gateway/scanner-$hash}
-
-if [ -f "$target/.complete" ]; then echo "$target"; exit 0; fi
+target=${N8N_SCANNER:-$(cache_folder scanner "$src")}
+reuse_if_complete "$target"
 echo "[scanner] installing @n8n/scan-community-package from the committed lockfile into $target" >&2
 # Built beside the target and moved into place at the end: a run that stops halfway leaves nothing
 # that looks complete, and two runs at once do not share a half-built folder.
