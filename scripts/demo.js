@@ -7,7 +7,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { promisify } = require('node:util');
 
-const { N8nInstance, ensureRuntime, packPackage, REPO } = require('../e2e/n8n');
+const { N8nInstance, ensureRuntime, packPackage, productionWebhooks, REPO } = require('../e2e/n8n');
 const { seedDemoOrders } = require('../e2e/seed');
 const { startSandbox } = require('../sandbox');
 
@@ -44,7 +44,7 @@ async function main() {
 	process.on('SIGTERM', stop);
 
 	try {
-		log('installing the package into n8n (as a community package)');
+		log("installing the package into n8n (as n8n's community-package installer does)");
 		await n8n.installPackage(tarball);
 		await n8n.importCredentials([
 			{
@@ -68,13 +68,12 @@ async function main() {
 			.map((name) => JSON.parse(fs.readFileSync(path.join(REPO, 'examples', name), 'utf8')));
 		log(`importing ${examples.length} example workflows`);
 		await n8n.importWorkflows(examples);
-		for (const workflow of examples) {
-			const listens = workflow.nodes.some((node) => /webhook|Trigger$/i.test(node.type) && !/manualTrigger/.test(node.type));
-			if (listens) await n8n.publish(workflow.id);
-		}
+		const listening = examples.filter((workflow) => workflow.nodes.some((node) => /webhook|Trigger$/i.test(node.type) && !/manualTrigger/.test(node.type)));
+		for (const workflow of listening) await n8n.publish(workflow.id);
 		await seedDemoOrders(sandbox.url);
 		log('starting n8n');
 		await n8n.start();
+		await n8n.waitForWebhooks(listening.flatMap(productionWebhooks));
 	} catch (error) {
 		process.stderr.write(`[demo] failed: ${error.message}\n`);
 		await stop();

@@ -5,10 +5,9 @@
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 lock="$repo/e2e/n8n-runtime/package-lock.json"
-hash=$(cat "$repo/e2e/n8n-runtime/package.json" "$lock" | sha256sum | cut -c1-16)
-rt=${N8N_RUNTIME:-${XDG_CACHE_HOME:-$HOME/.cache}/n8n-nodes-card-gateway/runtime-$hash}
-
-if [ -f "$rt/.complete" ]; then echo "$rt"; exit 0; fi
+. "$repo/scripts/cache-folder.sh"
+rt=${N8N_RUNTIME:-$(cache_folder runtime "$repo/e2e/n8n-runtime")}
+reuse_if_complete "$rt"
 log() { echo "[runtime] $*" >&2; }
 mkdir -p "$rt/n8n"
 started=$(date +%s)

@@ -1,11 +1,29 @@
-// One real n8n (the pinned runtime) with our package installed as a community package, the
-// sandbox gateway, and the workflows under test — started once per e2e test file.
+// One real n8n (the pinned runtime) with our package installed as n8n's community-package installer
+// does, the sandbox gateway, and the workflows under test — started once per e2e test file, and
+// handed over once the published workflows' webhooks answer.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const { N8nInstance, ensureRuntime, packPackage, REPO } = require('../../e2e/n8n');
+const { N8nInstance, ensureRuntime, packPackage, productionWebhooks, REPO } = require('../../e2e/n8n');
 const { startSandbox } = require('../../sandbox');
+
+/**
+ * How long a sandbox callback waits for n8n's answer: as long as a loaded machine needs. A delivery
+ * that timed out although n8n processed it would be sent again and start a second execution.
+ */
+export const CALLBACK_TIMEOUT_MS = 120_000;
+
+/** Polls until probe() returns a value; the deadline only stops a run that is broken, not slow. */
+export async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 180_000): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const value = await probe();
+		if (value !== undefined) return value;
+		if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs / 1000} s`);
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+}
 
 export const MERCHANT = { login: 'n8n-test-merchant', controlKey: 'TEST-ONLY-CONTROL-KEY-5f0c9a1e' };
 export const CREDENTIAL = { id: 'cgSandbox000000001', name: 'Card Gateway sandbox' };
@@ -30,7 +48,7 @@ export async function startE2eEnvironment(options: { port: number; workflows: Ar
 	const runtime: string = await ensureRuntime();
 	const userFolder = mkdtempSync(join(tmpdir(), 'n8n-card-gateway-e2e-'));
 	const tarball: string = await packPackage(userFolder);
-	const sandbox = await startSandbox({ port: 0, quiet: true, verifier: 'node', callbackRetry: { attempts: 3, delaysMs: [200, 400] } });
+	const sandbox = await startSandbox({ port: 0, quiet: true, verifier: 'node', callbackRetry: { attempts: 3, delaysMs: [200, 400] }, callbackTimeoutMs: CALLBACK_TIMEOUT_MS });
 	const n8n = new N8nInstance({ runtime, userFolder, port: options.port });
 	try {
 		await n8n.installPackage(tarball);
@@ -44,6 +62,9 @@ export async function startE2eEnvironment(options: { port: number; workflows: Ar
 		await n8n.importWorkflows(options.workflows);
 		for (const id of options.publish) await n8n.publish(id);
 		await n8n.start();
+		// ready means the published workflows' webhooks answer, not just that n8n is up
+		const published = options.workflows.filter((workflow) => options.publish.includes(String(workflow.id)));
+		await n8n.waitForWebhooks(published.flatMap(productionWebhooks));
 		await n8n.createApiKey();
 	} catch (error) {
 		await n8n.stop();

@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { readWorkflows, startE2eEnvironment, type E2eEnvironment } from './environment';
+import { eventually, readWorkflows, startE2eEnvironment, type E2eEnvironment } from './environment';
 
 const { seedDemoOrders } = require('../../e2e/seed');
 const { startSandbox } = require('../../sandbox');
@@ -252,20 +252,15 @@ function walk(dir: string): string[] {
 type Execution = { id: string; status: string; mode: string };
 
 async function settled(workflowId: string, expected: number): Promise<Execution[]> {
-	for (let attempt = 0; attempt < 60; attempt++) {
+	return eventually(`${expected} finished executions of ${workflowId}`, async () => {
 		const executions: Execution[] = await env.n8n.executions(workflowId);
-		if (executions.length >= expected && executions.every((e) => e.status !== 'running' && e.status !== 'new')) return executions;
-		await new Promise((resolve) => setTimeout(resolve, 500));
-	}
-	return env.n8n.executions(workflowId);
+		return executions.length >= expected && executions.every((e) => e.status !== 'running' && e.status !== 'new') ? executions : undefined;
+	});
 }
 
 async function delivered(orderid: string) {
-	for (let attempt = 0; attempt < 60; attempt++) {
+	return eventually(`a settled callback delivery for order ${orderid}`, async () => {
 		const { deliveries } = await env.admin<{ deliveries: Array<{ state: string; attempts: Array<{ httpStatus?: number }> }> }>('GET', `callbacks?orderid=${orderid}`);
-		const done = deliveries.find((d) => d.state === 'delivered' || d.state === 'failed');
-		if (done) return done;
-		await new Promise((resolve) => setTimeout(resolve, 250));
-	}
-	throw new Error(`no callback delivery settled for order ${orderid}`);
+		return deliveries.find((d) => d.state === 'delivered' || d.state === 'failed');
+	});
 }

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 
-import { MERCHANT, startE2eEnvironment, readWorkflows, type E2eEnvironment } from './environment';
+import { CALLBACK_TIMEOUT_MS, MERCHANT, eventually, startE2eEnvironment, readWorkflows, type E2eEnvironment } from './environment';
 
 const { Client } = require('../sandbox/client');
 const { startSandbox } = require('../../sandbox');
@@ -31,12 +31,10 @@ afterAll(async () => {
 type Execution = { id: string; status: string; mode: string; data: { resultData: { runData: Record<string, Array<{ data: { main: Array<Array<{ json: Record<string, unknown> }>> } }>> } } };
 
 async function executionsSettled(expected: number, workflow = WORKFLOW): Promise<Execution[]> {
-	for (let attempt = 0; attempt < 60; attempt++) {
+	return eventually(`${expected} finished executions of ${workflow}`, async () => {
 		const executions: Execution[] = await env.n8n.executions(workflow);
-		if (executions.length >= expected && executions.every((e) => e.status !== 'running' && e.status !== 'new')) return executions;
-		await new Promise((resolve) => setTimeout(resolve, 500));
-	}
-	return env.n8n.executions(workflow);
+		return executions.length >= expected && executions.every((e) => e.status !== 'running' && e.status !== 'new') ? executions : undefined;
+	});
 }
 
 function emitted(execution: Execution): Record<string, unknown> {
@@ -51,14 +49,11 @@ async function saleWithCallback(sandbox: { url: string }, amount: string, cvv2 =
 }
 
 async function deliveredTo200(sandbox: { url: string }, orderid: string) {
-	for (let attempt = 0; attempt < 60; attempt++) {
+	return eventually(`a settled callback delivery for order ${orderid}`, async () => {
 		const response = await fetch(`${sandbox.url}/sandbox/callbacks?orderid=${orderid}`);
 		const { deliveries } = (await response.json()) as { deliveries: Array<{ state: string; attempts: Array<{ httpStatus?: number; method?: string }> }> };
-		const done = deliveries.find((d) => d.state === 'delivered' || d.state === 'failed');
-		if (done) return done;
-		await new Promise((resolve) => setTimeout(resolve, 250));
-	}
-	throw new Error(`no delivery settled for order ${orderid}`);
+		return deliveries.find((d) => d.state === 'delivered' || d.state === 'failed');
+	});
 }
 
 test('genuine GET and POST callbacks each start exactly one execution; a forged one gets 403 and none', async () => {
@@ -67,7 +62,7 @@ test('genuine GET and POST callbacks each start exactly one execution; a forged 
 	const declined = await saleWithCallback(env.sandbox, '5.00', '116');
 	expect(await deliveredTo200(env.sandbox, declined.orderid)).toMatchObject({ state: 'delivered' });
 
-	const postSandbox = await startSandbox({ port: 0, quiet: true, verifier: 'node', callbackMethod: 'POST' });
+	const postSandbox = await startSandbox({ port: 0, quiet: true, verifier: 'node', callbackMethod: 'POST', callbackTimeoutMs: CALLBACK_TIMEOUT_MS });
 	let posted: { orderid: string; params: { client_orderid: string } };
 	try {
 		posted = await saleWithCallback(postSandbox, '7.77');
