@@ -24,7 +24,7 @@ export class CardGateway implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Card payments, refunds, payouts, card references and 3-D Secure on a PaynetEasy-style card gateway',
+		description: 'Charge cards, refund, capture and void payments, send payouts and check order status on a PaynetEasy card gateway',
 		defaults: { name: 'Card Gateway' },
 		// Deliberate: agents may read statuses and card info; money-moving operations refuse to run
 		// as a tool unless the user turns on "Allow AI Agents to Move Money" (README, "AI agents").
@@ -38,15 +38,18 @@ export class CardGateway implements INodeType {
 				name: 'resource',
 				type: 'options',
 				noDataExpression: true,
+				// Everyday work first, not A–Z: n8n lists the actions in the node panel in this order,
+				// and "3-D Secure" would otherwise head the list above Payment.
+				// eslint-disable-next-line n8n-nodes-base/node-param-options-type-unsorted-items
 				options: [
-					{ name: '3-D Secure', value: 'threeDSecure' },
-					{ name: 'Card Reference', value: 'cardReference' },
-					{ name: 'Hosted Form', value: 'hostedForm' },
 					{ name: 'Payment', value: 'payment' },
-					{ name: 'Payout', value: 'payout' },
-					{ name: 'Recurring Payment', value: 'recurringPayment' },
 					{ name: 'Transaction', value: 'transaction' },
+					{ name: 'Payout', value: 'payout' },
+					{ name: 'Card Reference', value: 'cardReference' },
+					{ name: 'Recurring Payment', value: 'recurringPayment' },
 					{ name: 'Transfer', value: 'transfer' },
+					{ name: 'Hosted Form', value: 'hostedForm' },
+					{ name: '3-D Secure', value: 'threeDSecure' },
 				],
 				default: 'payment',
 			},

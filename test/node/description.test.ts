@@ -45,11 +45,12 @@ it('identity: type name, display name, icons, subtitle, credential, tool use', (
 	});
 });
 
-it('resources and operations are exactly the contract, sorted, each with an action', () => {
+it('resources and operations are exactly the contract, each with an action; resources everyday first, operations sorted', () => {
 	const resource = properties.find((p) => p.name === 'resource')!;
 	const resources = resource.options as INodePropertyOptions[];
 	expect(resources.map((o) => o.value).sort()).toEqual(Object.keys(CONTRACT).sort());
-	expect(sortedByName(resources)).toBe(true);
+	// The node panel lists actions in this order: the everyday resources come before 3-D Secure.
+	expect(resources.map((o) => o.name)).toEqual(['Payment', 'Transaction', 'Payout', 'Card Reference', 'Recurring Payment', 'Transfer', 'Hosted Form', '3-D Secure']);
 	for (const [name, operations] of Object.entries(CONTRACT)) {
 		const selectors = properties.filter((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(name));
 		expect(selectors).toHaveLength(1);

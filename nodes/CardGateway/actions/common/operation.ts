@@ -16,6 +16,7 @@ import type { OperationOf, Resource } from '../node.type';
 import { deliver, waitForFinalStatus, type DeliveryPlan } from './delivery';
 import { expireMonth, expireYear, type Field } from './fields';
 import { extraFields, optionsCollection, RETRY_ON_FAIL_WARNING, runOptions, type RunOptions } from './options';
+import { moneyEffect } from './money';
 import { summarise } from './output';
 import { asText, checkExpiry, isEmpty, label, wireValue } from './values';
 
@@ -130,7 +131,7 @@ async function executeOperation(ctx: IExecuteFunctions, spec: OperationSpec, ite
 	if (spec.waitable && options.waitForFinalStatus) {
 		delivered = await waitForFinalStatus(ctx, call, plan, delivered, options);
 	}
-	return summarise(delivered.reply, request, delivered.notes, options.includeRawReply);
+	return summarise(delivered.reply, request, delivered.notes, options.includeRawReply, moneyEffect(spec.gateway, delivered.reply, request.values));
 }
 
 function guardAiAgent(ctx: IExecuteFunctions, spec: OperationSpec, options: RunOptions, itemIndex: number): void {

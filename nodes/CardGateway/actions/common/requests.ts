@@ -7,10 +7,12 @@ import {
 	CUSTOMER,
 	CUSTOMER_EXTRA,
 	MONEY,
+	amount,
 	cardNumber,
 	cardReferenceId,
 	cardholderName,
 	comment,
+	currency,
 	cvv,
 	enumerateAmounts,
 	expireMonth,
@@ -62,14 +64,24 @@ export const VERIFICATION_FORM: RequestShape = {
 	optional: [...CUSTOMER_EXTRA, purpose, ...CALLBACKS],
 };
 
-/** Capture and return: the whole amount, or a part of it. */
-export const PARTIAL_FOLLOW_UP: RequestShape = {
-	required: [merchantOrderId, gatewayOrderId],
-	optional: [...MONEY, comment],
-	followUp: true,
-	waitable: true,
-	refine: amountWithCurrency,
-};
+/** Capture and return: the whole amount, or a part of it; `whenEmpty` says what an empty Amount does. */
+function partialFollowUp(whenEmpty: string): RequestShape {
+	const partial = { ...amount, property: { ...amount.property, description: `${amount.property.description} Leave Amount and Currency out (or empty) to ${whenEmpty}.` } };
+	return {
+		required: [merchantOrderId, gatewayOrderId],
+		optional: [partial, currency, comment],
+		followUp: true,
+		waitable: true,
+		refine: amountWithCurrency,
+	};
+}
+
+/** Capture: all of a preauthorization's hold, or a part of it. */
+export const PARTIAL_FOLLOW_UP = partialFollowUp('capture everything still held');
+/** Return: everything left on the order, or a part of it. */
+export const RETURN_FOLLOW_UP = partialFollowUp(
+	'return everything that is left on the order (on a preauthorization that was never captured, the return releases the whole hold instead)',
+);
 
 /** An operation on an existing order that only names it. */
 export const ORDER_REFERENCE: RequestShape = {
