@@ -98,7 +98,7 @@ export function moneyEffect(gateway: OperationId, reply: GatewayReply, sent: Sen
 	const left = effect === 'return' && fields.type === 'status-response' && fields.amount ? fields.amount : undefined;
 	if (left) output.amountRemaining = left;
 
-	const what = moved ? money(moved, currency) : 'everything that was left';
+	const what = moved ? money(moved, currency) : effect === 'capture' ? 'everything still held' : 'everything that was left';
 	const where = destination ? ` to ${destination}` : '';
 	const remaining = left ? `; ${money(left, currency)} left on the order` : '';
 	output.outcome = `${done} ${what}${where}${remaining}`;
