@@ -64,9 +64,19 @@ export const VERIFICATION_FORM: RequestShape = {
 	optional: [...CUSTOMER_EXTRA, purpose, ...CALLBACKS],
 };
 
-/** Capture and return: the whole amount, or a part of it; `whenEmpty` says what an empty Amount does. */
-function partialFollowUp(whenEmpty: string): RequestShape {
-	const partial = { ...amount, property: { ...amount.property, description: `${amount.property.description} Leave Amount and Currency out (or empty) to ${whenEmpty}.` } };
+/**
+ * Capture and return: the whole amount, or a part of it. The Amount field says, below the input,
+ * what leaving it empty does (`whenEmpty`), with the fine print (`detail`) in its description.
+ */
+function partialFollowUp(whenEmpty: string, detail = ''): RequestShape {
+	const partial = {
+		...amount,
+		property: {
+			...amount.property,
+			hint: `Leave empty (and Currency too) to ${whenEmpty}`,
+			description: `${amount.property.description} Leave Amount and Currency empty to ${whenEmpty}.${detail ? ` ${detail}` : ''}`,
+		},
+	};
 	return {
 		required: [merchantOrderId, gatewayOrderId],
 		optional: [partial, currency, comment],
@@ -80,7 +90,8 @@ function partialFollowUp(whenEmpty: string): RequestShape {
 export const PARTIAL_FOLLOW_UP = partialFollowUp('capture everything still held');
 /** Return: everything left on the order, or a part of it. */
 export const RETURN_FOLLOW_UP = partialFollowUp(
-	'return everything that is left on the order (on a preauthorization that was never captured, the return releases the whole hold instead)',
+	'return everything that is left on the order',
+	'On a preauthorization that was never captured, a return releases the whole hold instead.',
 );
 
 /** An operation on an existing order that only names it. */
