@@ -35,6 +35,13 @@ describe('sale and preauth', () => {
 		expect(out.outcome).toMatch(/^Charge of 10\.00 USD sent and accepted; not final yet, so the money may still move/);
 	});
 
+	it('a sale waiting for 3-D Secure says so and claims nothing', async () => {
+		const out = single(await runNode(env.sb, cardPayment({ merchantOrderId: 'mo-3ds', cvv: '321', options: WAIT })));
+		expect(out).toMatchObject({ threeDSecureRequired: true, amountRequested: '10.00' });
+		expect(out.amountCharged).toBeUndefined();
+		expect(out.outcome).toBe("Charge of 10.00 USD waits for the customer's 3-D Secure check; nothing is final until it is done (send the customer to redirectUrl)");
+	});
+
 	it('an approved preauth says what it holds', async () => {
 		const { out } = await approvedOrder('preauth', 'mo-preauth');
 		expect(out).toMatchObject({ amountHeld: '10.00', outcome: 'Held 10.00 USD' });

@@ -4,6 +4,8 @@ import type { OperationId } from '../../../shared/protocol/catalogue';
 import { maskPan } from '../../../shared/protocol/masking';
 import type { GatewayReply } from '../../../shared/protocol/reply';
 
+import { needsThreeDSecure } from './output';
+
 /** What a money-moving request does to the money, in the words its output uses. */
 type Effect = 'charge' | 'hold' | 'capture' | 'return' | 'void' | 'payout' | 'transfer';
 
@@ -76,6 +78,10 @@ export function moneyEffect(gateway: OperationId, reply: GatewayReply, sent: Sen
 	const { done, noun } = VERBS[effect];
 	const asked = sent.amount ? `${noun} of ${money(sent.amount, currency)}` : wholeRequest(effect);
 
+	if (needsThreeDSecure(reply)) {
+		output.outcome = `${asked} waits for the customer's 3-D Secure check; nothing is final until it is done (send the customer to redirectUrl)`;
+		return output;
+	}
 	if (status !== 'approved' || !ownTransaction) {
 		output.outcome = pendingOrRefused(asked, status, ownTransaction);
 		return output;
