@@ -201,9 +201,12 @@ test('in the dark theme the node shows the dark icon everywhere', async () => {
 }, 90_000);
 
 /** The node panel's entries for a search: name and description of each. */
-async function creatorEntries(search: string): Promise<Array<{ name: string; description: string }>> {
+async function creatorEntries(search: string, awaited: string[]): Promise<Array<{ name: string; description: string }>> {
 	const creator = await editor.openNodeCreator(search);
-	await creator.locator('[data-test-id="item-iterator-item"]').first().waitFor();
+	// n8n renders long result lists in batches: wait for the entries the test looks for.
+	for (const name of awaited) {
+		await creator.locator('[data-test-id="node-creator-item-name"]', { hasText: new RegExp(`^${name}$`) }).first().waitFor({ state: 'attached' });
+	}
 	const entries = await creator.locator('[data-test-id="item-iterator-item"]').evaluateAll((items) =>
 		items.map((item) => ({
 			name: item.querySelector('[data-test-id="node-creator-item-name"]')?.textContent?.trim() ?? '',
@@ -220,10 +223,10 @@ test('the node panel finds the node by what an ops person types, and describes t
 	const searches = ['refund', 'payout', 'payment', 'paynet', 'PaynetEasy'];
 	expect(ALIASES).toEqual(expect.arrayContaining(['refund', 'payout', 'payment', 'PaynetEasy']));
 	for (const search of searches) {
-		const entries = await step(`search-${search}`, () => creatorEntries(search));
+		const entries = await step(`search-${search}`, () => creatorEntries(search, [NODE]));
 		expect({ search, entry: entries.find((entry) => entry.name === NODE) }).toEqual({ search, entry: { name: NODE, description: node.description } });
 	}
-	const both = await step('search-card-gateway', () => creatorEntries('Card Gateway'));
+	const both = await step('search-card-gateway', () => creatorEntries('Card Gateway', [NODE, trigger.displayName]));
 	// Two entries, in whatever order the search ranks them.
 	expect(both.filter((entry) => entry.name.startsWith(NODE)).sort((a, b) => a.name.localeCompare(b.name))).toEqual([
 		{ name: NODE, description: node.description },
