@@ -34,7 +34,7 @@ export const webhooks: IWebhookDescription[] = [
 
 /** Where the URLs are, in words every notice uses: the panel lists them collapsed, and n8n cannot open that list by itself. */
 const URL_SHAPE = (path: string) =>
-	`<code>https://&lt;your n8n address&gt;/webhook/&lt;this trigger's ID&gt;/${path}</code>: the Production URL ending in <b>/${path}</b>, listed ready to copy under "Webhook URLs" at the top of this panel`;
+	`the Production URL ending in <b>/${path}</b> (<code>https://&lt;your n8n address&gt;/webhook/&lt;this trigger's ID&gt;/${path}</code>), listed ready to copy under "Webhook URLs" at the top of this panel (click the heading to open the list)`;
 
 export const properties: INodeProperties[] = [
 	{

@@ -240,7 +240,7 @@ test('Return: the Amount field says that leaving it empty returns everything tha
 		await editor.openWorkflow(FINDING.id);
 		await editor.openNode('Refund');
 		expect(await editor.selected('operation')).toBe('Return');
-		const amountItem = editor.ndv().locator('[data-test-id="parameter-item"]').filter({ has: editor.parameter('amount') }).last();
+		const amountItem = editor.ndv().locator('[data-test-id="parameter-item"]').filter({ has: page.locator('[data-test-id="parameter-input-amount"]') }).last();
 		await amountItem.waitFor();
 		await expect(amountItem.locator('[data-test-id="parameter-input-hint"]').textContent()).resolves.toContain('return everything that is left on the order');
 		await shots.take(page, 'return-amount-hint');
@@ -254,8 +254,8 @@ test('Trigger: the panel names the URL to give the gateway and lists only the UR
 		await editor.canvasNode('Card Gateway Trigger').dblclick();
 		await editor.parameter('verifySignature').waitFor();
 		// Without opening anything, the notice says which URL the gateway needs.
-		const notice = editor.ndv().locator('.n8n-notice', { hasText: 'URL to give the gateway' });
-		await expect(notice.textContent()).resolves.toMatch(/\/webhook\/<this trigger's ID>\/callback/);
+		const notice = editor.ndv().getByText('URL to give the gateway', { exact: false }).first();
+		await expect(notice.textContent()).resolves.toMatch(/Production URL ending in \/callback \(https:\/\/<your n8n address>\/webhook\/<this trigger's ID>\/callback\)/);
 		await editor.ndv().getByText('Webhook URLs', { exact: true }).click();
 		const urls = () => editor.ndv().locator('.webhook-url').allTextContents().then((texts) => texts.map((text) => text.trim()));
 		await waitUntil(async () => (await urls()).length > 0, 'the webhook URLs');
