@@ -38,6 +38,10 @@ export class CardGatewayApi implements ICredentialType {
 			required: true,
 			placeholder: 'e.g. https://sandbox.example.com/paynet',
 			description: 'The gateway address up to and including /paynet. Operation paths such as /api/v2/sale are added to it.',
+			// n8n reports a connection failure of the credential test as the bare error code, and a
+			// credential can only be tested declaratively (a test function would need the deprecated
+			// helpers.request): the field says what the codes mean.
+			hint: 'Test says ECONNREFUSED, ENOTFOUND or ETIMEDOUT? Nothing answered at this address: check host, port and http/https, and that the gateway (or the sandbox) is reachable from the n8n server.',
 		},
 		{
 			displayName: 'Merchant Login',

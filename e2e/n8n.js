@@ -50,10 +50,15 @@ function runtimeEnv(runtime, userFolder, port, extra = {}) {
 	};
 }
 
-/** Installs the runtime if needed (idempotent) and returns its folder. */
-async function ensureRuntime(runtimeDir) {
+/**
+ * Installs the runtime if needed (idempotent) and returns its folder. `onStart` gets the installer
+ * process (to show its progress, or to stop it).
+ */
+async function ensureRuntime(runtimeDir, onStart = () => undefined) {
 	const env = runtimeDir ? { ...process.env, N8N_RUNTIME: runtimeDir } : process.env;
-	const { stdout } = await run('bash', [path.join(REPO, 'scripts/install-runtime.sh')], { env, maxBuffer: 64 * 1024 * 1024 });
+	const pending = run('bash', [path.join(REPO, 'scripts/install-runtime.sh')], { env, maxBuffer: 64 * 1024 * 1024 });
+	onStart(pending.child);
+	const { stdout } = await pending;
 	return stdout.trim().split('\n').pop();
 }
 

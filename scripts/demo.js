@@ -1,7 +1,9 @@
 'use strict';
 // `npm run demo`: n8n with this package installed as a community package, the gateway sandbox, the
-// sandbox credential and the example workflows, all on loopback. Ctrl-C stops everything it started.
-// The first run installs Node 24 and the pinned n8n into .runtime/ (a few minutes); later runs reuse it.
+// sandbox credential and the example workflows, all on loopback. Ctrl-C, SIGTERM (also sent to
+// `npm run`) or the end of the parent process stops everything it started.
+// The first run installs Node 24 and the pinned n8n into .runtime/ (about 6 minutes); later runs
+// reuse it. N8N_RUNTIME points it at a runtime installed elsewhere (scripts/install-runtime.sh).
 const { execFile } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -19,33 +21,65 @@ function log(message) {
 	process.stdout.write(`[demo] ${message}\n`);
 }
 
+/** Everything started so far, stopped in reverse order by stop(). */
+const started = [];
+let stopping = false;
+
+async function stop(reason, code = 0) {
+	if (stopping) return;
+	stopping = true;
+	log(`${reason}: stopping what the demo started`);
+	for (const stopOne of started.reverse()) await stopOne().catch(() => undefined);
+	process.exit(code);
+}
+
+// npm passes SIGTERM to the shell that runs this script, and the shell dies without passing it on:
+// this process is then re-parented. Noticing that is the only way to stop with `kill <npm pid>`.
+function stopWhenOrphaned() {
+	const parent = process.ppid;
+	setInterval(() => {
+		if (process.ppid !== parent) void stop('the parent process (npm run) ended');
+	}, 500).unref();
+}
+
+/** Runs a long step, saying every 20 s that it is still running. */
+async function step(what, work) {
+	log(what);
+	const began = Date.now();
+	const ticker = setInterval(() => log(`… still ${what.replace(/ \(.*\)$/, '')} (${Math.round((Date.now() - began) / 1000)} s)`), 20_000);
+	try {
+		return await work();
+	} finally {
+		clearInterval(ticker);
+	}
+}
+
 async function main() {
-	log('checking the n8n runtime (first run: installs Node 24 + n8n 2.41.1 into .runtime/, a few minutes)');
-	const runtime = await ensureRuntime(path.join(RUNTIME_DIR, 'n8n-runtime'));
-	log('building the package');
-	await promisify(execFile)('npm', ['run', 'build'], { cwd: REPO });
+	process.on('SIGINT', () => void stop('SIGINT'));
+	process.on('SIGTERM', () => void stop('SIGTERM'));
+	process.on('SIGHUP', () => void stop('SIGHUP'));
+	stopWhenOrphaned();
+
+	const runtime = await step('checking the n8n runtime (first run: installs Node 24 + n8n 2.41.1, about 6 minutes)', () =>
+		ensureRuntime(process.env.N8N_RUNTIME || path.join(RUNTIME_DIR, 'n8n-runtime'), (installer) => {
+			// The installer reports its stages ("[runtime] …") on stderr.
+			installer.stderr.on('data', (chunk) => process.stderr.write(chunk));
+			started.push(async () => installer.kill('SIGTERM'));
+		}),
+	);
+	await step('building the package', () => promisify(execFile)('npm', ['run', 'build'], { cwd: REPO }));
 	const tarball = await packPackage(path.join(RUNTIME_DIR, 'demo-package'));
 
 	const sandbox = await startSandbox({ port: SANDBOX_PORT, host: '127.0.0.1', quiet: true });
+	started.push(() => sandbox.close());
 	log(`gateway sandbox on ${sandbox.url}/paynet (admin API: ${sandbox.url}/sandbox)`);
 	const userFolder = path.join(RUNTIME_DIR, 'demo-user');
 	fs.mkdirSync(userFolder, { recursive: true });
 	const n8n = new N8nInstance({ runtime, userFolder, port: N8N_PORT });
-	let stopping = false;
-	const stop = async () => {
-		if (stopping) return;
-		stopping = true;
-		log('stopping n8n and the sandbox');
-		await n8n.stop();
-		await sandbox.close();
-		process.exit(0);
-	};
-	process.on('SIGINT', stop);
-	process.on('SIGTERM', stop);
+	started.push(() => n8n.stop());
 
 	try {
-		log("installing the package into n8n (as n8n's community-package installer does)");
-		await n8n.installPackage(tarball);
+		await step("installing the package into n8n (as n8n's community-package installer does)", () => n8n.installPackage(tarball));
 		await n8n.importCredentials([
 			{
 				id: 'cgSandbox000000001',
@@ -71,12 +105,11 @@ async function main() {
 		const listening = examples.filter((workflow) => workflow.nodes.some((node) => /webhook|Trigger$/i.test(node.type) && !/manualTrigger/.test(node.type)));
 		for (const workflow of listening) await n8n.publish(workflow.id);
 		await seedDemoOrders(sandbox.url);
-		log('starting n8n');
-		await n8n.start();
-		await n8n.waitForWebhooks(listening.flatMap(productionWebhooks));
+		await step('starting n8n', () => n8n.start());
+		await step('waiting for the example webhooks', () => n8n.waitForWebhooks(listening.flatMap(productionWebhooks)));
 	} catch (error) {
 		process.stderr.write(`[demo] failed: ${error.message}\n`);
-		await stop();
+		await stop('the demo could not start', 1);
 		return;
 	}
 	log('');
@@ -89,5 +122,5 @@ async function main() {
 
 main().catch((error) => {
 	process.stderr.write(`[demo] ${error.stack || error}\n`);
-	process.exit(1);
+	void stop('the demo failed', 1);
 });

@@ -24,7 +24,7 @@ export class CardGateway implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Card payments, refunds, payouts, card references and 3-D Secure on a PaynetEasy-style card gateway',
+		description: 'Charge cards, refund, capture and void payments, send payouts and check order status on a PaynetEasy card gateway',
 		defaults: { name: 'Card Gateway' },
 		// Deliberate: agents may read statuses and card info; money-moving operations refuse to run
 		// as a tool unless the user turns on "Allow AI Agents to Move Money" (README, "AI agents").
@@ -38,8 +38,9 @@ export class CardGateway implements INodeType {
 				name: 'resource',
 				type: 'options',
 				noDataExpression: true,
+				// n8n's scanner requires A–Z (inline disables do not count there); the 3-D Secure uploads are
+				// named so that they sort after the everyday resources instead of heading the list.
 				options: [
-					{ name: '3-D Secure', value: 'threeDSecure' },
 					{ name: 'Card Reference', value: 'cardReference' },
 					{ name: 'Hosted Form', value: 'hostedForm' },
 					{ name: 'Payment', value: 'payment' },
@@ -47,6 +48,7 @@ export class CardGateway implements INodeType {
 					{ name: 'Recurring Payment', value: 'recurringPayment' },
 					{ name: 'Transaction', value: 'transaction' },
 					{ name: 'Transfer', value: 'transfer' },
+					{ name: 'Upload 3-D Secure Result', value: 'threeDSecure' },
 				],
 				default: 'payment',
 			},

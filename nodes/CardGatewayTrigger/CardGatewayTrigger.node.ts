@@ -23,6 +23,9 @@ export class CardGatewayTrigger implements INodeType {
 		// expression isolate (~12 ms per callback); version 2 skips it, and n8n then leaves bodies of
 		// unknown content types unparsed, which handle.ts reads raw.
 		version: [1, 2],
+		// Saved workflows keep this type; the node panel offers cardGatewayEventTrigger instead
+		// (same behaviour, under a type name n8n does not fold into the Card Gateway entry).
+		hidden: true,
 		subtitle: '={{ $parameter["confirm"] === "off" ? "Verified callbacks" : "Verified callbacks, confirmed by status query" }}',
 		description:
 			'Starts the workflow when the card gateway reports a payment outcome (server callback) or a customer returns from 3-D Secure or a hosted form',

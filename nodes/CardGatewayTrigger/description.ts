@@ -22,17 +22,24 @@ export const RETURN_WEBHOOK = 'setup';
 const callback = { path: CALLBACK_PATH, responseMode: 'onReceived', responseData: FIXED_BODIES[200], isFullPath: false } as const;
 const customerReturn = { path: RETURN_PATH, responseMode: 'onReceived', responseData: 'noData', isFullPath: false } as const;
 
+// The panel's "Webhook URLs" list shows each URL once, without the method (the gateway may use
+// GET or POST on the same URL), and the /return URL only while Handle Customer Return is on.
+const RETURN_OFF = '={{ !$parameter["customerReturn"] }}';
 export const webhooks: IWebhookDescription[] = [
-	{ name: CALLBACK_WEBHOOK, httpMethod: 'GET', ...callback },
-	{ name: CALLBACK_WEBHOOK, httpMethod: 'POST', ...callback },
-	{ name: RETURN_WEBHOOK, httpMethod: 'POST', ...customerReturn },
-	{ name: RETURN_WEBHOOK, httpMethod: 'GET', ...customerReturn },
+	{ name: CALLBACK_WEBHOOK, httpMethod: 'GET', ...callback, ndvHideMethod: true },
+	{ name: CALLBACK_WEBHOOK, httpMethod: 'POST', ...callback, ndvHideUrl: true },
+	{ name: RETURN_WEBHOOK, httpMethod: 'POST', ...customerReturn, ndvHideUrl: true },
+	{ name: RETURN_WEBHOOK, httpMethod: 'GET', ...customerReturn, ndvHideMethod: true, ndvHideUrl: RETURN_OFF },
 ];
+
+/** Where the URLs are, in words every notice uses: the panel lists them collapsed, and n8n cannot open that list by itself. */
+const URL_SHAPE = (path: string) =>
+	`the Production URL ending in <b>/${path}</b> (<code>https://&lt;your n8n address&gt;/webhook/&lt;this trigger's ID&gt;/${path}</code>), listed ready to copy under "Webhook URLs" at the top of this panel (click the heading to open the list)`;
 
 export const properties: INodeProperties[] = [
 	{
 		displayName:
-			'Give the gateway the Production URL ending in <b>/callback</b> (shown under Webhook URLs above) as <code>server_callback_url</code> in each payment request, or as <code>notify_url</code> to also hear about later reversals and chargebacks. The gateway only calls ports 80, 443, 8080 and 8443, so n8n must be reachable on one of them. Nothing is registered at the gateway automatically.',
+			`URL to give the gateway: ${URL_SHAPE(CALLBACK_PATH)}. Send it as <code>server_callback_url</code> in each payment request, or as <code>notify_url</code> to also hear about later reversals and chargebacks. The gateway only calls ports 80, 443, 8080 and 8443, so n8n must be reachable on one of them. Nothing is registered at the gateway automatically.`,
 		name: 'callbackUrlNotice',
 		type: 'notice',
 		default: '',
@@ -124,7 +131,7 @@ export const properties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			'Give the gateway the Production URL ending in <b>/return</b> as <code>redirect_url</code>. The browser is sent to the success page only when the signed status is approved; forged or unreadable returns go to the failure page and start nothing. Treat the server callback, not the return, as the final word on a payment.',
+			`Customer return URL: ${URL_SHAPE(RETURN_PATH)}. Send it as <code>redirect_url</code>. The browser is sent to the success page only when the signed status is approved; forged or unreadable returns go to the failure page and start nothing. Treat the server callback, not the return, as the final word on a payment.`,
 		name: 'returnNotice',
 		type: 'notice',
 		default: '',

@@ -11,18 +11,23 @@ import type { ICredentialType, INodeProperties, INodePropertyOptions, INodeTypeD
 import type { Browser, Page } from 'playwright-core';
 
 import { CREDENTIAL, startE2eEnvironment, type E2eEnvironment } from './environment';
-import { Editor, Screenshots, icon, launchChromium, type Icon, type Option, type Theme } from './editor/editor-page';
+import { Editor, Screenshots, icon, launchChromium, waitUntil, type Icon, type Option, type Theme } from './editor/editor-page';
 
 const { REPO } = require('../../e2e/n8n');
 const { CardGateway } = require(join(REPO, 'dist/nodes/CardGateway/CardGateway.node.js'));
 const { CardGatewayApi } = require(join(REPO, 'dist/credentials/CardGatewayApi.credentials.js'));
+const { CardGatewayEventTrigger } = require(join(REPO, 'dist/nodes/CardGatewayEventTrigger/CardGatewayEventTrigger.node.js'));
+const { alias: ALIASES } = require(join(REPO, 'dist/nodes/CardGateway/CardGateway.node.json'));
 const WORKFLOW: { id: string } & Record<string, unknown> = require('./editor/workflow.json');
+// A Return node ("Refund") and the trigger (the type the node panel offers).
+const FINDING: { id: string } & Record<string, unknown> = require('./editor/finding.workflow.json');
 
 const PACKAGE = 'n8n-nodes-card-gateway';
 const NODE = 'Card Gateway';
 const OWNER = { email: 'owner@example.com', password: 'CardGatewayDemo1' };
 
 const node: INodeTypeDescription = new CardGateway().description;
+const trigger: INodeTypeDescription = new CardGatewayEventTrigger().description;
 const credential: ICredentialType = new CardGatewayApi();
 
 function optionsOf(property: INodeProperties | undefined): INodePropertyOptions[] {
@@ -51,7 +56,7 @@ const shots = new Screenshots(join(REPO, 'test-artifacts/editor'));
 const iconFailures: string[] = [];
 
 beforeAll(async () => {
-	env = await startE2eEnvironment({ port: 5740, workflows: [WORKFLOW], publish: [] });
+	env = await startE2eEnvironment({ port: 5740, workflows: [WORKFLOW, FINDING], publish: [] });
 	browser = await launchChromium();
 	const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
 	context.setDefaultTimeout(20_000);
@@ -142,7 +147,7 @@ test('the Resource dropdown lists exactly the resources the node defines', async
 		const listbox = await editor.openDropdown('resource');
 		await shots.take(page, 'resource-dropdown');
 		expect((await editor.options(listbox)).map((o) => o.name)).toEqual(RESOURCES.map((r) => r.name));
-		expect(RESOURCES.map((r) => r.name)).toEqual(expect.arrayContaining(['3-D Secure', 'Card Reference', 'Hosted Form', 'Payment', 'Payout', 'Recurring Payment', 'Transaction', 'Transfer']));
+		expect(RESOURCES.map((r) => r.name)).toEqual(expect.arrayContaining(['Upload 3-D Secure Result', 'Card Reference', 'Hosted Form', 'Payment', 'Payout', 'Recurring Payment', 'Transaction', 'Transfer']));
 		await editor.closeDropdown('resource', listbox);
 	});
 }, 60_000);
@@ -194,6 +199,75 @@ test('the credential opened from the node shows the Card Gateway API fields', as
 test('in the dark theme the node shows the dark icon everywhere', async () => {
 	await expectIconsIn('dark');
 }, 90_000);
+
+/** The node panel's entries for a search: name and description of each. */
+async function creatorEntries(search: string, awaited: string[]): Promise<Array<{ name: string; description: string }>> {
+	const creator = await editor.openNodeCreator(search);
+	// n8n renders long result lists in batches: wait for the entries the test looks for.
+	for (const name of awaited) {
+		await creator.locator('[data-test-id="node-creator-item-name"]', { hasText: new RegExp(`^${name}$`) }).first().waitFor({ state: 'attached' });
+	}
+	const entries = await creator.locator('[data-test-id="item-iterator-item"]').evaluateAll((items) =>
+		items.map((item) => ({
+			name: item.querySelector('[data-test-id="node-creator-item-name"]')?.textContent?.trim() ?? '',
+			description: item.querySelector('[data-test-id="node-creator-item-description"]')?.textContent?.trim() ?? '',
+		})),
+	);
+	await shots.take(page, `node-creator-search-${search.replace(/\W+/g, '-')}`);
+	await editor.closeNodeCreator();
+	return entries;
+}
+
+test('the node panel finds the node by what an ops person types, and describes the actions, not the trigger', async () => {
+	await editor.openWorkflow(WORKFLOW.id);
+	const searches = ['refund', 'payout', 'payment', 'paynet', 'PaynetEasy'];
+	expect(ALIASES).toEqual(expect.arrayContaining(['refund', 'payout', 'payment', 'PaynetEasy']));
+	for (const search of searches) {
+		const entries = await step(`search-${search}`, () => creatorEntries(search, [NODE]));
+		expect({ search, entry: entries.find((entry) => entry.name === NODE) }).toEqual({ search, entry: { name: NODE, description: node.description } });
+	}
+	const both = await step('search-card-gateway', () => creatorEntries('Card Gateway', [NODE, trigger.displayName]));
+	// Two entries, in whatever order the search ranks them.
+	expect(both.filter((entry) => entry.name.startsWith(NODE)).sort((a, b) => a.name.localeCompare(b.name))).toEqual([
+		{ name: NODE, description: node.description },
+		{ name: trigger.displayName, description: trigger.description },
+	]);
+	expect(node.description).not.toEqual(trigger.description);
+}, 120_000);
+
+test('Return: the Amount field says that leaving it empty returns everything that is left', async () => {
+	await step('return-amount-hint', async () => {
+		await editor.openWorkflow(FINDING.id);
+		await editor.openNode('Refund');
+		expect(await editor.selected('operation')).toBe('Return');
+		const amountItem = editor.ndv().locator('[data-test-id="parameter-item"]').filter({ has: page.locator('[data-test-id="parameter-input-amount"]') }).last();
+		await amountItem.waitFor();
+		await expect(amountItem.locator('[data-test-id="parameter-input-hint"]').textContent()).resolves.toContain('return everything that is left on the order');
+		await shots.take(page, 'return-amount-hint');
+		await editor.closeNode();
+	});
+}, 60_000);
+
+test('Trigger: the panel names the URL to give the gateway and lists only the URLs that apply', async () => {
+	await step('trigger-urls', async () => {
+		await editor.openWorkflow(FINDING.id);
+		await editor.canvasNode('Card Gateway Trigger').dblclick();
+		await editor.parameter('verifySignature').waitFor();
+		// Without opening anything, the notice says which URL the gateway needs.
+		const notice = editor.ndv().getByText('URL to give the gateway', { exact: false }).first();
+		await expect(notice.textContent()).resolves.toMatch(/Production URL ending in \/callback \(https:\/\/<your n8n address>\/webhook\/<this trigger's ID>\/callback\)/);
+		await editor.ndv().getByText('Webhook URLs', { exact: true }).click();
+		const urls = () => editor.ndv().locator('.webhook-url').allTextContents().then((texts) => texts.map((text) => text.trim()));
+		await waitUntil(async () => (await urls()).length > 0, 'the webhook URLs');
+		await shots.take(page, 'trigger-urls-return-off');
+		expect(await urls()).toEqual([expect.stringMatching(/\/6b0d2c3e-0007-4000-8000-0000000000aa\/callback$/)]);
+		await editor.parameter('customerReturn').locator('.el-switch').click();
+		await waitUntil(async () => (await urls()).length === 2, 'the /return URL to appear');
+		expect(await urls()).toEqual([expect.stringMatching(/\/callback$/), expect.stringMatching(/\/return$/)]);
+		await shots.take(page, 'trigger-urls-return-on');
+		await editor.closeNode();
+	});
+}, 60_000);
 
 test('no request for the package icons failed', () => {
 	expect(iconFailures).toEqual([]);

@@ -45,11 +45,12 @@ it('identity: type name, display name, icons, subtitle, credential, tool use', (
 	});
 });
 
-it('resources and operations are exactly the contract, sorted, each with an action', () => {
+it('resources and operations are exactly the contract, each with an action; resources everyday first, operations sorted', () => {
 	const resource = properties.find((p) => p.name === 'resource')!;
 	const resources = resource.options as INodePropertyOptions[];
 	expect(resources.map((o) => o.value).sort()).toEqual(Object.keys(CONTRACT).sort());
-	expect(sortedByName(resources)).toBe(true);
+	// The node panel lists actions in this order: the everyday resources come before 3-D Secure.
+	expect(resources.map((o) => o.name)).toEqual(['Card Reference', 'Hosted Form', 'Payment', 'Payout', 'Recurring Payment', 'Transaction', 'Transfer', 'Upload 3-D Secure Result']);
 	for (const [name, operations] of Object.entries(CONTRACT)) {
 		const selectors = properties.filter((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(name));
 		expect(selectors).toHaveLength(1);
@@ -105,9 +106,40 @@ it('user-facing names hide the wire spelling', () => {
 	expect(shown('payment', 'capture').find((p) => p.name === 'merchantOrderId')?.required).toBe(true);
 });
 
-it('codex file', () => {
+it('Wait for Final Status and its two settings stand together in the A–Z option list', () => {
+	const options = shown('payment', 'sale').find((p) => p.name === 'options')!.options as INodeProperties[];
+	const names = options.map((o) => o.name);
+	const at = names.indexOf('waitForFinalStatus');
+	expect(names.slice(at, at + 3)).toEqual(['waitForFinalStatus', 'maxWaitSeconds', 'pollIntervalSeconds']);
+});
+
+it('Sale reads in sections; the parameter names stay what saved workflows hold', () => {
+	const sale = shown('payment', 'sale');
+	const headings = sale.filter((p) => p.type === 'notice' && p.name.endsWith('Section'));
+	expect(headings.map((p) => p.name)).toEqual(['cardNumberSection', 'emailSection', 'addressSection', 'redirectUrlSection']);
+	for (const heading of headings) {
+		expect(sale.indexOf(heading) + 1).toBe(sale.findIndex((p) => `${p.name}Section` === heading.name));
+	}
+	const required = sale.filter((p) => p.required).map((p) => p.name);
+	expect(required.sort()).toEqual(
+		['orderDescription', 'amount', 'currency', 'cardNumber', 'expireMonth', 'expireYear', 'cvv', 'cardholderName', 'email', 'phone', 'ipAddress', 'address', 'city', 'zipCode', 'country', 'redirectUrl'].sort(),
+	);
+	// Every text field shows an example.
+	for (const p of sale.filter((p) => p.type === 'string')) expect({ name: p.name, placeholder: typeof p.placeholder }).toEqual({ name: p.name, placeholder: 'string' });
+});
+
+it("Return's Amount says that leaving it empty returns everything that is left", () => {
+	const amount = (shown('payment', 'return').find((p) => p.name === 'additionalFields')!.options as INodeProperties[]).find((o) => o.name === 'amount')!;
+	expect(amount.hint).toBe('Leave empty (and Currency too) to return everything that is left on the order');
+	expect(amount.description).toContain('Leave Amount and Currency empty to return everything that is left on the order');
+	const capture = (shown('payment', 'capture').find((p) => p.name === 'additionalFields')!.options as INodeProperties[]).find((o) => o.name === 'amount')!;
+	expect(capture.hint).toContain('capture everything still held');
+});
+
+it('codex file, with the words an ops person searches for', () => {
 	const codex = JSON.parse(readFileSync(path.join(__dirname, '../../nodes/CardGateway/CardGateway.node.json'), 'utf8'));
 	expect(codex).toMatchObject({ node: 'n8n-nodes-card-gateway.cardGateway', nodeVersion: '1.0', codexVersion: '1.0', categories: ['Finance & Accounting'] });
+	expect(codex.alias).toEqual(expect.arrayContaining(['refund', 'payout', 'payment', 'Paynet', 'PaynetEasy', 'capture', '3DS']));
 	for (const kind of ['primaryDocumentation', 'credentialDocumentation']) {
 		expect(codex.resources[kind][0].url).toMatch(/^https:\/\/github\.com\/card-gateway\/n8n-nodes-card-gateway#/);
 	}

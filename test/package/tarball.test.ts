@@ -21,7 +21,7 @@ test('ships the n8n entry files, their codex files and icons, README, LICENSE an
 	expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE.md', ...entries, ...codex]));
 	// every `file:` icon the nodes and the credential name resolves to a shipped file
 	for (const entry of entries) {
-		const icons = [...readFileSync(join(REPO, entry), 'utf8').matchAll(/file:([^'"]+\.svg)/g)].map((match) => posix.join(dirname(entry), match[1]));
+		const icons = iconsOf(entry).map((icon) => posix.join(dirname(entry), icon.replace(/^file:/, '')));
 		expect(icons.length).toBeGreaterThan(0);
 		expect(files).toEqual(expect.arrayContaining(icons));
 	}
@@ -56,3 +56,14 @@ test('package.json: no entry point that does not exist, no runtime dependencies,
 	expect(pkg.devEngines.runtime).toMatchObject({ name: 'node', onFail: 'warn' });
 	expect(Number(process.versions.node.split('.')[0])).toBeGreaterThanOrEqual(Number(/\d+/.exec(pkg.devEngines.runtime.version)![0]));
 });
+
+/** The `file:` icons a built entry declares (a node's description, a credential's own), inherited ones included. */
+function iconsOf(entry: string): string[] {
+	const icons: string[] = [];
+	for (const Exported of Object.values(require(join(REPO, entry)) as Record<string, new () => { icon?: unknown; description?: { icon?: unknown } }>)) {
+		const instance = new Exported();
+		const icon = instance.description?.icon ?? instance.icon;
+		for (const value of typeof icon === 'string' ? [icon] : Object.values((icon ?? {}) as Record<string, string>)) if (String(value).startsWith('file:')) icons.push(String(value));
+	}
+	return icons;
+}

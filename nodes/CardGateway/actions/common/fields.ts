@@ -28,10 +28,18 @@ export interface Field {
 	check: Check;
 	/** The merchant order ID: its wire name comes from the catalogue, and it may be generated. */
 	merchantOrderId?: 'new' | 'existing';
+	/** A heading shown above the field where it is a top-level parameter, so long forms read in sections. */
+	section?: string;
 }
 
 export function defineField(wireName: string, check: Check, property: INodeProperties): Field {
 	return { wire: wireName, check, property };
+}
+
+/** The heading of a field's section, as a notice placed above it (the parameter's name is unchanged). */
+export function sectionHeading(field: Field): INodeProperties[] {
+	if (!field.section) return [];
+	return [{ displayName: field.section, name: `${field.property.name}Section`, type: 'notice', default: '' }];
 }
 
 /** The same field under another wire name. */
@@ -87,6 +95,7 @@ export const cardReferenceId = defineField('cardrefid', 'id', {
 	name: 'cardReferenceId',
 	type: 'string',
 	default: '',
+	placeholder: 'e.g. 7000123',
 	description: 'A stored card, as returned by Create Card Reference (cardRefId)',
 });
 
@@ -95,6 +104,7 @@ export const destinationCardReferenceId = defineField('destination-card-ref-id',
 	name: 'destinationCardReferenceId',
 	type: 'string',
 	default: '',
+	placeholder: 'e.g. 7000456',
 	description: 'The stored card that receives the money',
 });
 
@@ -111,6 +121,7 @@ export const recurringPaymentId = defineField('recurring-payment-id', 'id', {
 	name: 'recurringPaymentId',
 	type: 'string',
 	default: '',
+	placeholder: 'e.g. 5000123',
 	description: 'The subscription returned by Create Recurring Payment (recurringPaymentId)',
 });
 
@@ -149,19 +160,23 @@ export const comment = defineField('comment', 'text', {
 	name: 'comment',
 	type: 'string',
 	default: '',
+	placeholder: 'e.g. Customer returned the goods',
 	description: 'Reason shown in the gateway back office (at most 50 characters)',
 });
 
 // ── Card ──────────────────────────────────────────────────────────────────────────────────────
 
-export const cardNumber = defineField('credit_card_number', 'cardNumber', {
-	displayName: 'Card Number',
-	name: 'cardNumber',
-	type: 'string',
-	default: '',
-	placeholder: 'e.g. 4000 0000 0000 0002',
-	description: 'Full card number (12–19 digits, spaces allowed). Outputs only ever show it masked.',
-});
+export const cardNumber: Field = {
+	section: '<b>Card</b>: the card number and CVV never appear in outputs or logs',
+	...defineField('credit_card_number', 'cardNumber', {
+		displayName: 'Card Number',
+		name: 'cardNumber',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 4000 0000 0000 0002',
+		description: 'Full card number (12–19 digits, spaces allowed). Outputs only ever show it masked.',
+	}),
+};
 
 export const expireMonth = defineField('expire_month', 'month', {
 	displayName: 'Expiry Month',
@@ -187,6 +202,7 @@ export const cvv = defineField('cvv2', 'cvv', {
 	type: 'string',
 	typeOptions: { password: true },
 	default: '',
+	placeholder: 'e.g. 123',
 	description: 'Card security code, 3 or 4 digits. It is never echoed in outputs.',
 });
 
@@ -201,20 +217,24 @@ export const cardholderName = defineField('card_printed_name', 'text', {
 
 // ── Customer ──────────────────────────────────────────────────────────────────────────────────
 
-export const email = defineField('email', 'email', {
-	displayName: 'Email',
-	name: 'email',
-	type: 'string',
-	placeholder: 'name@email.com',
-	default: '',
-	description: "Customer's email address",
-});
+export const email: Field = {
+	section: '<b>Customer</b>: the gateway requires these for its fraud checks',
+	...defineField('email', 'email', {
+		displayName: 'Email',
+		name: 'email',
+		type: 'string',
+		placeholder: 'name@email.com',
+		default: '',
+		description: "Customer's email address",
+	}),
+};
 
 export const firstName = defineField('first_name', 'text', {
 	displayName: 'First Name',
 	name: 'firstName',
 	type: 'string',
 	default: '',
+	placeholder: 'e.g. John',
 	description: "Customer's first name",
 });
 
@@ -223,22 +243,28 @@ export const lastName = defineField('last_name', 'text', {
 	name: 'lastName',
 	type: 'string',
 	default: '',
+	placeholder: 'e.g. Smith',
 	description: "Customer's last name",
 });
 
-export const address = defineField('address1', 'text', {
-	displayName: 'Address',
-	name: 'address',
-	type: 'string',
-	default: '',
-	description: "Customer's street address",
-});
+export const address: Field = {
+	section: '<b>Billing Address</b>',
+	...defineField('address1', 'text', {
+		displayName: 'Address',
+		name: 'address',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 1 Main Street',
+		description: "Customer's street address",
+	}),
+};
 
 export const city = defineField('city', 'text', {
 	displayName: 'City',
 	name: 'city',
 	type: 'string',
 	default: '',
+	placeholder: 'e.g. Springfield',
 	description: "Customer's city",
 });
 
@@ -247,6 +273,7 @@ export const state = defineField('state', 'text', {
 	name: 'state',
 	type: 'string',
 	default: '',
+	placeholder: 'e.g. CA',
 	description: 'Two-letter state or province code (required for the US, Canada and Australia)',
 });
 
@@ -255,6 +282,7 @@ export const zipCode = defineField('zip_code', 'text', {
 	name: 'zipCode',
 	type: 'string',
 	default: '',
+	placeholder: 'e.g. 90210',
 	description: "Customer's postal code",
 });
 
@@ -272,6 +300,7 @@ export const phone = defineField('phone', 'text', {
 	name: 'phone',
 	type: 'string',
 	default: '',
+	placeholder: 'e.g. +1 555 010 0199',
 	description: "Customer's phone number",
 });
 
@@ -298,6 +327,7 @@ export const ssn = defineField('ssn', 'text', {
 	name: 'ssn',
 	type: 'string',
 	default: '',
+	placeholder: 'e.g. 6789',
 	description: 'Last four digits of the customer’s social security number',
 });
 
@@ -306,6 +336,7 @@ export const cellPhone = defineField('cell_phone', 'text', {
 	name: 'cellPhone',
 	type: 'string',
 	default: '',
+	placeholder: 'e.g. +1 555 010 0100',
 	description: "Customer's mobile number",
 });
 
@@ -314,6 +345,7 @@ export const siteUrl = defineField('site_url', 'url', {
 	name: 'siteUrl',
 	type: 'string',
 	default: '',
+	placeholder: 'e.g. https://shop.example.com',
 	description: 'The shop the order comes from',
 });
 
@@ -322,25 +354,30 @@ export const purpose = defineField('purpose', 'text', {
 	name: 'purpose',
 	type: 'string',
 	default: '',
+	placeholder: 'e.g. Salary advance',
 	description: 'Purpose of the payment as the acquirer wants it (at most 128 characters)',
 });
 
 // ── Where the gateway sends the customer and the result ───────────────────────────────────────
 
-export const redirectUrl = defineField('redirect_url', 'url', {
-	displayName: 'Redirect URL',
-	name: 'redirectUrl',
-	type: 'string',
-	default: '',
-	placeholder: 'e.g. https://shop.example.com/payment/return',
-	description: 'Where the customer returns after 3-D Secure or the hosted page',
-});
+export const redirectUrl: Field = {
+	section: "<b>Return</b>: where the customer's browser goes after 3-D Secure or the hosted page",
+	...defineField('redirect_url', 'url', {
+		displayName: 'Redirect URL',
+		name: 'redirectUrl',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. https://shop.example.com/payment/return',
+		description: 'Where the customer returns after 3-D Secure or the hosted page',
+	}),
+};
 
 export const serverCallbackUrl = defineField('server_callback_url', 'url', {
 	displayName: 'Server Callback URL',
 	name: 'serverCallbackUrl',
 	type: 'string',
 	default: '',
+	placeholder: 'e.g. https://n8n.example.com/webhook/…/callback',
 	description: 'Where the gateway reports the final status (for example the Card Gateway Trigger webhook URL)',
 });
 
@@ -349,6 +386,7 @@ export const notifyUrl = defineField('notify_url', 'url', {
 	name: 'notifyUrl',
 	type: 'string',
 	default: '',
+	placeholder: 'e.g. https://n8n.example.com/webhook/…/callback',
 	description: 'Like the server callback URL, but also called for later refunds and chargebacks of the order',
 });
 
@@ -357,6 +395,7 @@ export const merchantData = defineField('merchantdata', 'text', {
 	name: 'merchantData',
 	type: 'string',
 	default: '',
+	placeholder: 'e.g. basket-42',
 	description: 'Free text the gateway hands back in callbacks',
 });
 
@@ -390,6 +429,7 @@ export const accountNumber = defineField('account_number', 'text', {
 	name: 'accountNumber',
 	type: 'string',
 	default: '',
+	placeholder: 'e.g. 0123456789',
 	description: 'Bank account that receives a bank payout',
 });
 
@@ -398,6 +438,7 @@ export const bankName = defineField('bank_name', 'text', {
 	name: 'bankName',
 	type: 'string',
 	default: '',
+	placeholder: 'e.g. First Example Bank',
 	description: 'Bank of the receiving account',
 });
 
@@ -406,6 +447,7 @@ export const bankBranch = defineField('bank_branch', 'text', {
 	name: 'bankBranch',
 	type: 'string',
 	default: '',
+	placeholder: 'e.g. Downtown',
 	description: 'Branch of the receiving bank',
 });
 
@@ -414,6 +456,7 @@ export const routingNumber = defineField('routing_number', 'text', {
 	name: 'routingNumber',
 	type: 'string',
 	default: '',
+	placeholder: 'e.g. 021000021',
 	description: 'Routing or sort code of the receiving bank',
 });
 
@@ -422,6 +465,7 @@ export const destinationCardNumber = defineField('destination-card-no', 'cardNum
 	name: 'destinationCardNumber',
 	type: 'string',
 	default: '',
+	placeholder: 'e.g. 5555 5555 5555 4444',
 	description: 'Card that receives the money. Outputs only ever show it masked.',
 });
 
@@ -438,6 +482,7 @@ export const sourceRecurringPaymentId = defineField('card_recurring_payment_id',
 	name: 'sourceRecurringPaymentId',
 	type: 'string',
 	default: '',
+	placeholder: 'e.g. 5000123',
 	description: 'A stored source card (recurring payment ID) instead of source card data',
 });
 
@@ -446,6 +491,7 @@ export const destinationRecurringPaymentId = defineField('destination_card_recur
 	name: 'destinationRecurringPaymentId',
 	type: 'string',
 	default: '',
+	placeholder: 'e.g. 5000456',
 	description: 'A stored destination card (recurring payment ID) instead of the destination card number',
 });
 
@@ -489,7 +535,7 @@ export const cardRole = defineField('rp_card_type', 'choice', {
 
 export const CARD = [cardNumber, expireMonth, expireYear, cvv, cardholderName] as const;
 /** The customer fields the sale-style operations require. */
-export const CUSTOMER = [email, address, city, zipCode, country, phone, ipAddress] as const;
+export const CUSTOMER = [email, phone, ipAddress, address, city, zipCode, country] as const;
 /** The customer fields they accept on top. */
 export const CUSTOMER_EXTRA = [firstName, lastName, state, birthday, ssn, cellPhone, siteUrl] as const;
 export const CALLBACKS = [serverCallbackUrl, notifyUrl, merchantData] as const;

@@ -17,8 +17,9 @@ import { merchantCredentials, withInputErrors, type EndpointChoice, type Gateway
 import type { OperationOf, Resource } from '../node.type';
 
 import { deliver, waitForFinalStatus, type DeliveryPlan } from './delivery';
-import { expireMonth, expireYear, type Field } from './fields';
+import { expireMonth, expireYear, sectionHeading, type Field } from './fields';
 import { extraFields, optionsCollection, RETRY_ON_FAIL_WARNING, runOptions, type RunOptions } from './options';
+import { moneyOutcome } from './moneyOutcome';
 import { summarise } from './output';
 import { asText, checkExpiry, isEmpty, label, wireValue } from './values';
 
@@ -83,9 +84,9 @@ export function defineOperation<R extends Resource>(spec: OperationSpec & { reso
 		properties.push({ displayName: RETRY_ON_FAIL_WARNING, name: 'retryNotice', type: 'notice', default: '' });
 	}
 	for (const field of spec.required ?? []) {
-		properties.push({ ...field.property, required: field.merchantOrderId !== 'new' });
+		properties.push(...sectionHeading(field), { ...field.property, required: field.merchantOrderId !== 'new' });
 	}
-	for (const field of spec.main ?? []) properties.push(field.property);
+	for (const field of spec.main ?? []) properties.push(...sectionHeading(field), field.property);
 	const optional = [...(spec.optional ?? [])].sort((a, b) => a.property.displayName.localeCompare(b.property.displayName));
 	if (optional.length) {
 		properties.push({
@@ -144,7 +145,7 @@ async function executeOperation(ctx: IExecuteFunctions, spec: OperationSpec, ite
 	if (spec.waitable && options.waitForFinalStatus) {
 		delivered = await waitForFinalStatus(ctx, call, plan, delivered, options);
 	}
-	return summarise(delivered.reply, request, delivered.notes, options.includeRawReply);
+	return summarise(delivered.reply, request, delivered.notes, options.includeRawReply, moneyOutcome(spec.gateway, delivered.reply, request.values));
 }
 
 /**

@@ -18,6 +18,8 @@ export interface OptionSet {
 	defaultScheme: string;
 }
 
+// n8n lists collection options A–Z (and lint demands it): the two settings of Wait for Final Status
+// are named "Wait …" so that the three stand together.
 const ALL_OPTIONS: INodeProperties[] = [
 	{
 		displayName: 'Allow AI Agents to Move Money',
@@ -57,22 +59,8 @@ const ALL_OPTIONS: INodeProperties[] = [
 		default: false,
 		description: 'Whether to add every field of the gateway reply under "raw" (card numbers masked)',
 	},
-	{
-		displayName: 'Max Wait (Seconds)',
-		name: 'maxWaitSeconds',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: 120,
-		description: 'With Wait for Final Status: how long to keep asking before returning the order as still processing',
-	},
-	{
-		displayName: 'Poll Interval (Seconds)',
-		name: 'pollIntervalSeconds',
-		type: 'number',
-		typeOptions: { minValue: 0, numberPrecision: 2 },
-		default: 3,
-		description: 'With Wait for Final Status: the first pause between status queries; later pauses grow by half each time, up to 30 seconds',
-	},
+
+
 	{
 		displayName: 'Signature Scheme',
 		name: 'signatureScheme',
@@ -102,6 +90,20 @@ const ALL_OPTIONS: INodeProperties[] = [
 		default: false,
 		description:
 			'Whether to keep asking for the order status until it is final (approved, declined, filtered, error, unknown). A 3-D Secure redirect is returned at once, with status processing.',
+	},	{
+		displayName: 'Wait Limit (Seconds)',
+		name: 'maxWaitSeconds',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 120,
+		description: 'With Wait for Final Status: how long to keep asking before returning the order as still processing',
+	},	{
+		displayName: 'Wait Poll Interval (Seconds)',
+		name: 'pollIntervalSeconds',
+		type: 'number',
+		typeOptions: { minValue: 0, numberPrecision: 2 },
+		default: 3,
+		description: 'With Wait for Final Status: the first pause between status queries; later pauses grow by half each time, up to 30 seconds',
 	},
 ];
 

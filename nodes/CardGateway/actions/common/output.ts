@@ -54,13 +54,14 @@ export interface DeliveryNotes {
 
 /**
  * The normalised output: camelCase summary of the reply (status, ids, 3-D Secure data, errors),
- * how it was obtained, and optionally every raw field. Masking happens in the router.
+ * what this operation did to the money (money.ts), how the reply was obtained, and optionally every raw field. Masking happens in the router.
  */
 export function summarise(
 	reply: GatewayReply,
 	sent: { clientOrderId?: string; generatedOrderId?: boolean },
 	notes: DeliveryNotes,
 	includeRaw: boolean,
+	moneyEffect: IDataObject = {},
 ): IDataObject {
 	const output: IDataObject = {};
 	for (const [key, spellings] of SUMMARY) {
@@ -77,6 +78,7 @@ export function summarise(
 		output.status = 'processing';
 		output.threeDSecureRequired = true;
 	}
+	Object.assign(output, moneyEffect);
 	if (sent.generatedOrderId) output.clientOrderIdGenerated = true;
 	for (const [key, value] of Object.entries(notes)) if (value !== undefined) output[key] = value;
 	if (includeRaw) output.raw = { ...reply.fields };

@@ -7,10 +7,12 @@ import {
 	CUSTOMER,
 	CUSTOMER_EXTRA,
 	MONEY,
+	amount,
 	cardNumber,
 	cardReferenceId,
 	cardholderName,
 	comment,
+	currency,
 	cvv,
 	destinationCardReferenceId,
 	enumerateAmounts,
@@ -65,14 +67,35 @@ export const VERIFICATION_FORM: RequestShape = {
 	optional: [...CUSTOMER_EXTRA, purpose, ...CALLBACKS],
 };
 
-/** Capture and return: the whole amount, or a part of it. */
-export const PARTIAL_FOLLOW_UP: RequestShape = {
-	required: [merchantOrderId, gatewayOrderId],
-	optional: [...MONEY, comment],
-	followUp: true,
-	waitable: true,
-	refine: amountWithCurrency,
-};
+/**
+ * Capture and return: the whole amount, or a part of it. The Amount field says, below the input,
+ * what leaving it empty does (`whenEmpty`), with the fine print (`detail`) in its description.
+ */
+function partialFollowUp(whenEmpty: string, detail = ''): RequestShape {
+	const partial = {
+		...amount,
+		property: {
+			...amount.property,
+			hint: `Leave empty (and Currency too) to ${whenEmpty}`,
+			description: `${amount.property.description} Leave Amount and Currency empty to ${whenEmpty}.${detail ? ` ${detail}` : ''}`,
+		},
+	};
+	return {
+		required: [merchantOrderId, gatewayOrderId],
+		optional: [partial, currency, comment],
+		followUp: true,
+		waitable: true,
+		refine: amountWithCurrency,
+	};
+}
+
+/** Capture: all of a preauthorization's hold, or a part of it. */
+export const PARTIAL_FOLLOW_UP = partialFollowUp('capture everything still held');
+/** Return: everything left on the order, or a part of it. */
+export const RETURN_FOLLOW_UP = partialFollowUp(
+	'return everything that is left on the order',
+	'On a preauthorization that was never captured, a return releases the whole hold instead.',
+);
 
 /** An operation on an existing order that only names it. */
 export const ORDER_REFERENCE: RequestShape = {
