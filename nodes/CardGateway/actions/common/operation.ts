@@ -15,8 +15,10 @@ import { withMoneyEffect } from '../../../shared/moneyEffect';
 import { merchantCredentials, withInputErrors, type EndpointChoice, type GatewayCall } from '../../../shared/transport';
 import type { OperationOf, Resource } from '../node.type';
 
-import { deliver, waitForFinalStatus, type DeliveryPlan } from './delivery';
+import { deliver, waitForFinalStatus, type Delivered, type DeliveryPlan } from './delivery';
+import { rehearse } from './dryRun';
 import { expireMonth, expireYear, type Field } from './fields';
+import { hasLimits, reserveSpending, runSettings } from './limits';
 import { extraFields, optionsCollection, RETRY_ON_FAIL_WARNING, runOptions, type RunOptions } from './options';
 import { summarise } from './output';
 import { asText, checkExpiry, isEmpty, label, wireValue } from './values';
@@ -105,7 +107,7 @@ export function defineOperation<R extends Resource>(spec: OperationSpec & { reso
 
 async function executeOperation(ctx: IExecuteFunctions, spec: OperationSpec, itemIndex: number): Promise<IDataObject> {
 	const gateway = OPERATIONS[spec.gateway];
-	const { options, auth, login, request } = await prepare(ctx, spec, itemIndex).catch((error: Error) => {
+	const { options, auth, login, request, run } = await prepare(ctx, spec, itemIndex).catch((error: Error) => {
 		throw withMoneyEffect(error, 'notSent');
 	});
 	const call: GatewayCall = {
@@ -127,7 +129,17 @@ async function executeOperation(ctx: IExecuteFunctions, spec: OperationSpec, ite
 		followUp: !!spec.followUp || !gateway.statusFindsIt,
 		requested: money && !spec.followUp && request.values.amount ? requestedMoney(request.values) : undefined,
 	};
-	let delivered = await deliver(ctx, call, plan);
+	if (money && run.dryRun) {
+		return await rehearse(ctx, { ...spec, followUp: !!spec.followUp, values: request.values, generatedOrderId: request.generatedOrderId }, call, plan);
+	}
+	const unreserve = money && hasLimits(run) ? await reserveSpending(ctx, spec.label, call, plan, request.values, !!spec.followUp) : undefined;
+	let delivered: Delivered;
+	try {
+		delivered = await deliver(ctx, call, plan);
+	} catch (error) {
+		unreserve?.(error as Error);
+		throw error;
+	}
 	if (spec.waitable && options.waitForFinalStatus) {
 		delivered = await waitForFinalStatus(ctx, call, plan, delivered, options);
 	}
@@ -143,7 +155,9 @@ async function prepare(ctx: IExecuteFunctions, spec: OperationSpec, itemIndex: n
 	const auth = (spec.schemeChoice && options.signatureScheme ? options.signatureScheme : gateway.auth) as AuthScheme;
 	const { login } = await merchantCredentials(ctx);
 	const request = withInputErrors(ctx, itemIndex, () => buildRequest(ctx, spec, itemIndex, auth, login));
-	return { options, auth, login, request };
+	// Dry Run and the spending limits hold for the whole run: read from the first item.
+	const run = runSettings(ctx, itemIndex);
+	return { options, auth, login, request, run };
 }
 
 /** The amount a new order asks for: the amount, or any of the amounts a rebill may try in turn. */
