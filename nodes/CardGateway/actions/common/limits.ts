@@ -167,7 +167,7 @@ function refusal(message: string, description: string): Admission {
 
 /**
  * Before a real send under spending limits: learns what the item would move, counts it in, and
- * returns what undoes the count when the gateway took nothing. Throws (nothing sent) when refused.
+ * returns what undoes the count when nothing was sent. Throws (nothing sent) when refused.
  */
 export async function reserveSpending(ctx: IExecuteFunctions, label: string, call: GatewayCall, plan: DeliveryPlan, values: Record<string, string>, followUp: boolean): Promise<(error: Error) => void> {
 	const needsOrder = followUp && !values.amount;
@@ -179,9 +179,8 @@ export async function reserveSpending(ctx: IExecuteFunctions, label: string, cal
 			'notSent',
 		);
 	}
-	// What the gateway never took does not count against the run.
+	// An item counts once sent (declined or not); one that never left the machine does not.
 	return (error) => {
-		const effect = moneyEffectOf(error);
-		if (effect === 'notSent' || effect === 'noMoneyMoved') admission.release();
+		if (moneyEffectOf(error) === 'notSent') admission.release();
 	};
 }
