@@ -17,7 +17,7 @@ async function approvedSales(sb: Sandbox, ids: string[]): Promise<string[]> {
 /** The commands that reached the sandbox after the first `from` requests. */
 const ops = async (sb: Sandbox, from = 0) => (await sb.requests()).slice(from).map((request) => request.op);
 
-const bulkReturn = (options: IDataObject, extra: INodeParameters = {}): INodeParameters => ({
+const bulkReturn = (options: INodeParameters, extra: INodeParameters = {}): INodeParameters => ({
 	resource: 'payment',
 	operation: 'return',
 	merchantOrderId: '={{ $json.id }}',

@@ -1,6 +1,6 @@
 // Spending limits (issue #15): Max Amount per Item and Max Total per Run. The sandbox ledger is
 // the witness of what left; the invariant is checked with items in flight at once.
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { INodeParameters } from 'n8n-workflow';
 
 import { amountUnits } from '../../nodes/shared/protocol/amount';
 
@@ -18,7 +18,7 @@ function amounts(count: number, seed: number): string[] {
 	return Array.from({ length: count }, (_, index) => `${((index * 7 + seed) % 13) + 1}.${String((index * 37 + seed) % 100).padStart(2, '0')}`);
 }
 
-const bulkSale = (options: IDataObject) => cardPayment({ merchantOrderId: '={{ $json.id }}', amount: '={{ $json.amount }}', options });
+const bulkSale = (options: INodeParameters) => cardPayment({ merchantOrderId: '={{ $json.id }}', amount: '={{ $json.amount }}', options });
 
 describe('Max Amount per Item', () => {
 	it('an item above it is refused before sending, with a message naming the option', async () => {

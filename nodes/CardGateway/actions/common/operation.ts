@@ -15,7 +15,7 @@ import { withMoneyEffect } from '../../../shared/moneyEffect';
 import { merchantCredentials, withInputErrors, type EndpointChoice, type GatewayCall } from '../../../shared/transport';
 import type { OperationOf, Resource } from '../node.type';
 
-import { deliver, waitForFinalStatus, type Delivered, type DeliveryPlan } from './delivery';
+import { deliver, waitForFinalStatus, type DeliveryPlan } from './delivery';
 import { rehearse } from './dryRun';
 import { expireMonth, expireYear, type Field } from './fields';
 import { hasLimits, reserveSpending, runSettings } from './limits';
@@ -133,13 +133,10 @@ async function executeOperation(ctx: IExecuteFunctions, spec: OperationSpec, ite
 		return await rehearse(ctx, { ...spec, followUp: !!spec.followUp, values: request.values, generatedOrderId: request.generatedOrderId }, call, plan);
 	}
 	const unreserve = money && hasLimits(run) ? await reserveSpending(ctx, spec.label, call, plan, request.values, !!spec.followUp) : undefined;
-	let delivered: Delivered;
-	try {
-		delivered = await deliver(ctx, call, plan);
-	} catch (error) {
-		unreserve?.(error as Error);
+	let delivered = await deliver(ctx, call, plan).catch((error: Error) => {
+		unreserve?.(error);
 		throw error;
-	}
+	});
 	if (spec.waitable && options.waitForFinalStatus) {
 		delivered = await waitForFinalStatus(ctx, call, plan, delivered, options);
 	}
