@@ -1,10 +1,12 @@
 // Spending limits (issue #15): Max Amount per Item and Max Total per Run. The sandbox ledger is
 // the witness of what left; the invariant is checked with items in flight at once.
-import type { INodeParameters } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeParameters, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
+import { CardGateway } from '../../nodes/CardGateway/CardGateway.node';
 import { amountUnits } from '../../nodes/shared/protocol/amount';
+import { runWorkflow } from '../helpers/n8n';
 
-import { WAIT, cardPayment, jsonOf, runNode, useSandbox, type LedgerEntry } from './harness';
+import { NODE_NAME, NODE_TYPE, WAIT, cardPayment, jsonOf, runNode, useSandbox, type LedgerEntry } from './harness';
 
 const env = useSandbox();
 
@@ -94,6 +96,57 @@ describe('invariant: never more than Max Total per Run leaves, with items in fli
 		expect(run.error?.message).toMatch(/would pass "Max Total per Run" \(10.00 USD\)/);
 		expect(run.error?.description).toMatch(/item 0 \(order "lim-stop-0"/);
 		expect(total(await env.sb.ledger(), 'sale')).toBe(units('6.00'));
+	});
+});
+
+/** Loop Over Items in miniature: hands its input on in batches, one batch per run, looping back. */
+class Batches implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Batches',
+		name: 'batches',
+		group: ['transform'],
+		version: 1,
+		description: 'Loop over items',
+		defaults: { name: 'Batches' },
+		inputs: ['main'],
+		outputs: ['main', 'main'],
+		properties: [],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const context = this.getContext('node');
+		if (!context.pending) context.pending = this.getInputData();
+		const pending = context.pending as INodeExecutionData[];
+		const batch = pending.splice(0, 5);
+		return batch.length ? [batch, []] : [[], [{ json: { done: true } }]];
+	}
+}
+
+describe('a node run once per batch (Loop Over Items)', () => {
+	it('every batch counts against one Max Total per Run of the workflow execution', async () => {
+		const input = Array.from({ length: 20 }, (_, index) => ({ json: { id: `lim-loop-${index}`, amount: '6.00' } }));
+		const { run } = await runWorkflow({
+			nodeTypes: { [NODE_TYPE]: new CardGateway(), 'test.batches': new Batches() },
+			nodes: [
+				{ name: 'Batches', type: 'test.batches', parameters: {} },
+				{
+					name: NODE_NAME,
+					type: NODE_TYPE,
+					parameters: bulkSale({ maxTotalPerRun: '40', concurrency: 3 }),
+					credentials: { cardGatewayApi: { id: 'cred-1', name: 'Card Gateway account' } },
+					onError: 'continueRegularOutput',
+				},
+			],
+			connections: {
+				Start: { main: [[{ node: 'Batches', type: 'main', index: 0 }]] },
+				Batches: { main: [[{ node: NODE_NAME, type: 'main', index: 0 }], []] },
+				[NODE_NAME]: { main: [[{ node: 'Batches', type: 'main', index: 0 }]] },
+			},
+			credentials: env.sb.credentials(),
+			input,
+		});
+		expect(run.data.resultData.runData[NODE_NAME]).toHaveLength(4);
+		expect(total(await env.sb.ledger(), 'sale')).toBe(units('36.00'));
 	});
 });
 

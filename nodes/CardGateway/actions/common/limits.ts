@@ -31,15 +31,25 @@ export interface RunSettings {
 	perRun?: Limit;
 }
 
-interface RunState {
-	settings: RunSettings;
-	/** Per currency, in thousandths: what items sent or in flight may move. */
-	committed: Map<string, bigint>;
+/**
+ * What the node has sent (or has in flight) in this workflow execution. Kept in the node's context
+ * of the execution, so that a node run once per batch (Loop Over Items) counts every batch against
+ * one total. Amounts are thousandths as decimal strings: the context is plain JSON.
+ */
+interface Spending {
+	committed: Record<string, string>;
 	/** Set when an item would have passed the run limit: nothing more is sent. */
 	stoppedBy?: string;
 }
 
-/** One state per execution of the node (its context object), like the transport's credential memo. */
+interface RunState {
+	settings: RunSettings;
+	spending: Spending;
+}
+
+const SPENDING_KEY = 'cardGatewaySpending';
+
+/** One state per run of the node (its context object), like the transport's credential memo. */
 const runs = new WeakMap<object, RunState>();
 
 export function runSettings(ctx: IExecuteFunctions, itemIndex: number): RunSettings {
@@ -59,10 +69,21 @@ function runState(ctx: IExecuteFunctions, itemIndex: number): RunState {
 			perItem: parseLimit(PER_ITEM, options.maxAmountPerItem),
 			perRun: parseLimit(PER_RUN, options.maxTotalPerRun),
 		}));
-		state = { settings, committed: new Map() };
+		state = { settings, spending: spendingOf(ctx) };
 		runs.set(ctx, state);
 	}
 	return state;
+}
+
+function spendingOf(ctx: IExecuteFunctions): Spending {
+	let context: IDataObject;
+	try {
+		context = ctx.getContext('node');
+	} catch {
+		context = {}; // no execution context to keep it in (n8n always has one): this run of the node only
+	}
+	context[SPENDING_KEY] ??= { committed: {} };
+	return context[SPENDING_KEY] as unknown as Spending;
 }
 
 /** One entry of a limit: "500.00", "500 USD" or "USD 500". */
@@ -141,21 +162,23 @@ export function admit(ctx: IExecuteFunctions, label: string, itemIndex: number, 
 		return refusal(`${label} of ${money(units)} is above "${PER_ITEM}" (${money(perItemMax)})`, `Items above "${PER_ITEM}" are refused before sending.`);
 	}
 	if (!perRun) return { admitted: true, release: () => undefined };
-	if (state.stoppedBy) {
-		return refusal(`${label}: "${PER_RUN}" was reached earlier in this run; no further item is sent`, state.stoppedBy);
+	const { spending } = state;
+	if (spending.stoppedBy) {
+		return refusal(`${label}: "${PER_RUN}" was reached earlier in this run; no further item is sent`, spending.stoppedBy);
 	}
 	const perRunMax = limitFor(perRun, currency)!;
-	const before = state.committed.get(currency) ?? 0n;
+	const committed = () => BigInt(spending.committed[currency] ?? '0');
+	const before = committed();
 	if (before + units > perRunMax) {
-		state.stoppedBy = `Item ${itemIndex} (${money(units)}) would have taken the run to ${money(before + units)}, above "${PER_RUN}" (${money(perRunMax)}); sent or in flight before it: ${money(before)}. Items after that point are not sent.`;
-		return refusal(`${label} of ${money(units)} would pass "${PER_RUN}" (${money(perRunMax)}); this and every further item of the run are not sent`, state.stoppedBy);
+		spending.stoppedBy = `Item ${itemIndex} (${money(units)}) would have taken the run to ${money(before + units)}, above "${PER_RUN}" (${money(perRunMax)}); sent or in flight before it: ${money(before)}. Items after that point are not sent.`;
+		return refusal(`${label} of ${money(units)} would pass "${PER_RUN}" (${money(perRunMax)}); this and every further item of the run are not sent`, spending.stoppedBy);
 	}
-	state.committed.set(currency, before + units);
+	spending.committed[currency] = String(before + units);
 	let released = false;
 	return {
 		admitted: true,
 		release: () => {
-			if (!released) state.committed.set(currency, (state.committed.get(currency) ?? 0n) - units);
+			if (!released) spending.committed[currency] = String(committed() - units);
 			released = true;
 		},
 	};

@@ -81,7 +81,7 @@ const ALL_OPTIONS: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. 5000.00 or 5000 USD, 4500 EUR',
 		description:
-			'What this run may move in total, per currency (items in flight count). Once an item would pass it, that item and every item after it are refused before anything is sent for them. Read from the first item.',
+			'What this node may move in total in one workflow execution, per currency: items in flight count, and so do earlier runs of the node in the same execution (every batch of a loop). Once an item would pass it, that item and every item after it are refused before anything is sent for them. Read from the first item.',
 	},
 	{
 		displayName: 'Max Wait (Seconds)',
