@@ -2,7 +2,19 @@
 // sent. The sandbox's request log and ledger are the witnesses.
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { PAN, PAN2, WAIT, cardPayment, jsonOf, runNode, single, useSandbox, type Sandbox } from './harness';
+import * as cardReference from '../../nodes/CardGateway/actions/cardReference';
+import { movesMoney, type OperationModule } from '../../nodes/CardGateway/actions/common/operation';
+import * as hostedForm from '../../nodes/CardGateway/actions/hostedForm';
+import * as payment from '../../nodes/CardGateway/actions/payment';
+import * as payout from '../../nodes/CardGateway/actions/payout';
+import * as recurringPayment from '../../nodes/CardGateway/actions/recurringPayment';
+import * as threeDSecure from '../../nodes/CardGateway/actions/threeDSecure';
+import * as transaction from '../../nodes/CardGateway/actions/transaction';
+import * as transfer from '../../nodes/CardGateway/actions/transfer';
+
+import { CARD, CUSTOMER, PAN, PAN2, RETURN_URL, WAIT, cardPayment, jsonOf, runNode, single, useSandbox, type Sandbox } from './harness';
+
+const RESOURCES = { cardReference, hostedForm, payment, payout, recurringPayment, threeDSecure, transaction, transfer };
 
 const env = useSandbox();
 
@@ -105,27 +117,49 @@ describe('invariant: a dry run never moves money, whatever else is set', () => {
 	const payoutCard = { cardNumber: PAN2, expireMonth: '11', expireYear: '2033', cardholderName: 'JANE ROE', orderDescription: 'Winnings' };
 	const everythingElse = { ...WAIT, concurrency: 4, includeRawReply: true, allowAiMoneyMovement: true, maxAmountPerItem: '1000', maxTotalPerRun: '5000 USD', dryRun: true };
 
+	/** Every money-moving operation of the node, as resource.operation, from the node's own modules. */
+	const moneyMoving = Object.entries(RESOURCES).flatMap(([resource, module]) =>
+		Object.entries(module.operations as Record<string, OperationModule>)
+			.filter(([, operation]) => movesMoney(operation.spec))
+			.map(([operation]) => `${resource}.${operation}`),
+	);
+
 	it('every money-moving operation, as a node and as an AI tool: only status queries reach the gateway, the ledger is unchanged', async () => {
 		const [saleId] = await approvedSales(env.sb, ['inv-sale']);
 		const preauth = single(await runNode(env.sb, cardPayment({ merchantOrderId: 'inv-preauth', options: WAIT }, 'preauth')));
 		const checked = single(await runNode(env.sb, { resource: 'payout', operation: 'check', merchantOrderId: 'inv-check', amount: '7.00', currency: 'USD', additionalFields: payoutCard, options: WAIT }));
+		const cardRefId = single(await runNode(env.sb, { resource: 'cardReference', operation: 'create', merchantOrderId: 'inv-sale', gatewayOrderId: saleId })).cardRefId;
+		const subscription = single(
+			await runNode(env.sb, { resource: 'recurringPayment', operation: 'create', merchantOrderId: 'inv-rp', currency: 'USD', additionalFields: { period: 'monthly', interval: 1, amount: '9.99', cardReferenceId: cardRefId } }),
+		).recurringPaymentId;
 		const before = await env.sb.ledger();
 		const mark = (await env.sb.requests()).length;
-		const runs: INodeParameters[] = [
-			cardPayment({ merchantOrderId: 'inv-new' }),
-			cardPayment({ merchantOrderId: 'inv-new-p' }, 'preauth'),
-			{ resource: 'payment', operation: 'capture', merchantOrderId: 'inv-preauth', gatewayOrderId: preauth.orderid },
-			{ resource: 'payment', operation: 'return', merchantOrderId: 'inv-sale', gatewayOrderId: saleId, additionalFields: { comment: 'x' } },
-			{ resource: 'payment', operation: 'void', merchantOrderId: 'inv-sale', gatewayOrderId: saleId, comment: 'x' },
-			{ resource: 'payout', operation: 'send', merchantOrderId: 'inv-payout', amount: '3.00', currency: 'USD', additionalFields: payoutCard },
-			{ resource: 'payout', operation: 'sendV4', merchantOrderId: 'inv-payout4', amount: '3.00', currency: 'USD', additionalFields: payoutCard },
-			{ resource: 'payout', operation: 'pay', merchantOrderId: 'inv-check', gatewayOrderId: checked.orderid },
-		];
+		const rebill = (operation: string) => ({ resource: 'cardReference', operation, merchantOrderId: `inv-${operation}`, cardReferenceId: cardRefId, amount: '3.30', currency: 'USD' });
+		const runs: Record<string, INodeParameters> = {
+			'payment.sale': cardPayment({ merchantOrderId: 'inv-new' }),
+			'payment.preauth': cardPayment({ merchantOrderId: 'inv-new-p' }, 'preauth'),
+			'payment.capture': { resource: 'payment', operation: 'capture', merchantOrderId: 'inv-preauth', gatewayOrderId: preauth.orderid },
+			'payment.return': { resource: 'payment', operation: 'return', merchantOrderId: 'inv-sale', gatewayOrderId: saleId, additionalFields: { comment: 'x' } },
+			'payment.void': { resource: 'payment', operation: 'void', merchantOrderId: 'inv-sale', gatewayOrderId: saleId, comment: 'x' },
+			'cardReference.rebill': rebill('rebill'),
+			'cardReference.rebillSale': rebill('rebillSale'),
+			'cardReference.rebillPreauth': rebill('rebillPreauth'),
+			'hostedForm.payout': { resource: 'hostedForm', operation: 'payout', merchantOrderId: 'inv-form', orderDescription: 'Payout', amount: '15.00', currency: 'USD', ...CUSTOMER, redirectUrl: RETURN_URL },
+			'recurringPayment.create': { resource: 'recurringPayment', operation: 'create', merchantOrderId: 'inv-rp-2', currency: 'USD', additionalFields: { period: 'monthly', interval: 1, amount: '9.99', cardReferenceId: cardRefId } },
+			'recurringPayment.update': { resource: 'recurringPayment', operation: 'update', recurringPaymentId: subscription, additionalFields: { amount: '12.00', currency: 'USD' } },
+			'payout.send': { resource: 'payout', operation: 'send', merchantOrderId: 'inv-payout', amount: '3.00', currency: 'USD', additionalFields: payoutCard },
+			'payout.sendV4': { resource: 'payout', operation: 'sendV4', merchantOrderId: 'inv-payout4', amount: '3.00', currency: 'USD', additionalFields: payoutCard },
+			'payout.pay': { resource: 'payout', operation: 'pay', merchantOrderId: 'inv-check', gatewayOrderId: checked.orderid },
+			'transfer.send': { resource: 'transfer', operation: 'send', merchantOrderId: 'inv-transfer', amount: '4.00', currency: 'USD', additionalFields: { ...CARD, cvv: '123', destinationCardNumber: PAN2 } },
+			'transfer.sendByReference': { resource: 'transfer', operation: 'sendByReference', merchantOrderId: 'inv-transfer-ref', amount: '4.00', currency: 'USD', destinationCardReferenceId: cardRefId },
+		};
+		expect(Object.keys(runs).sort()).toEqual([...moneyMoving].sort());
 		for (const asTool of [false, true]) {
-			for (const parameters of runs) {
+			for (const [name, parameters] of Object.entries(runs)) {
 				const run = await runNode(env.sb, { ...parameters, options: everythingElse }, { asTool });
-				expect(run.error).toBeUndefined();
+				expect([name, run.error?.message]).toEqual([name, undefined]);
 				expect(jsonOf(run)[0]).toMatchObject({ dryRun: true, limits: 'within the spending limits' });
+				expect(run.serialised).not.toContain(PAN2);
 			}
 		}
 		expect(new Set(await ops(env.sb, mark))).toEqual(new Set(['status']));
