@@ -166,6 +166,26 @@ describe('invariant: a dry run never moves money, whatever else is set', () => {
 		expect(await env.sb.ledger()).toEqual(before);
 	});
 
+	it('an AI agent may rehearse without "Allow AI Agents to Move Money"; without Dry Run it is refused', async () => {
+		const [orderid] = await approvedSales(env.sb, ['inv-agent']);
+		const mark = (await env.sb.requests()).length;
+		const refund = { resource: 'payment', operation: 'return', merchantOrderId: 'inv-agent', gatewayOrderId: orderid };
+		const rehearsal = single(await runNode(env.sb, { ...refund, options: { dryRun: true } }, { asTool: true }));
+		expect(rehearsal.wouldDo).toBe('would return 10.00 USD (all that is left)');
+		const refused = await runNode(env.sb, refund, { asTool: true });
+		expect(refused.error?.message).toMatch(/AI agents may not run it/);
+		expect(await ops(env.sb, mark)).toEqual(['status']);
+	});
+
+	it('a dry run that stops names the rehearsed items as rehearsed, never as money that moved', async () => {
+		const run = await runNode(env.sb, cardPayment({ merchantOrderId: '={{ $json.id }}', amount: '={{ $json.amount }}', options: { dryRun: true } }), {
+			input: [{ id: 'inv-stop-0', amount: '1.00' }, { id: 'inv-stop-1', amount: 'lots' }],
+		});
+		expect(run.error?.message).not.toMatch(/moved/);
+		expect(run.error?.description).toMatch(/item 0 \(order "inv-stop-0"\): dry run, nothing sent that moves money: would charge 1.00 USD/);
+		expect(await env.sb.ledger()).toEqual([]);
+	});
+
 	it('with Retry On Fail the dry run is refused like a real run, and sends nothing', async () => {
 		const run = await runNode(env.sb, cardPayment({ options: { dryRun: true } }), { retryOnFail: true });
 		expect(run.error?.message).toMatch(/Retry On Fail/);

@@ -62,7 +62,7 @@ export async function rehearse(ctx: IExecuteFunctions, item: Rehearsal, call: Ga
 			signature: SIGNING[built.auth],
 			fields: maskSensitive(Object.fromEntries(built.fields)),
 		},
-		client_orderid: plan.clientOrderId,
+		...(plan.clientOrderId ? { client_orderid: plan.clientOrderId } : {}),
 		...(plan.orderId ? { orderid: plan.orderId } : {}),
 		...(order ? { order: orderNow(order) } : {}),
 		wouldDo: item.followUp ? followUpEffect(item, stake, order) : newOrderEffect(item, plan, stake, order),
@@ -98,7 +98,8 @@ function followUpEffect(item: Rehearsal, stake: Stake | { unknown: string }, ord
 function newOrderEffect(item: Rehearsal, plan: DeliveryPlan, stake: Stake | { unknown: string }, order: StatusKnowledge | undefined): string {
 	const verb = VERBS[item.gateway] ?? 'send';
 	const what = 'amount' in stake ? `${verb} ${money(stake)}` : `send ${item.label}`;
-	const sentence = `would ${what} as new order "${plan.clientOrderId ?? ''}"`;
+	if (!plan.clientOrderId) return `would ${what}`;
+	const sentence = `would ${what} as new order "${plan.clientOrderId}"`;
 	if (item.generatedOrderId) return `${sentence} (an order ID generated for this dry run: a real run generates another)`;
 	if (!order) return sentence;
 	if (order.kind === 'notFound') return `${sentence} (the gateway does not know this order ID yet)`;

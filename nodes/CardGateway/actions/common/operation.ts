@@ -147,13 +147,14 @@ async function executeOperation(ctx: IExecuteFunctions, spec: OperationSpec, ite
 async function prepare(ctx: IExecuteFunctions, spec: OperationSpec, itemIndex: number) {
 	const gateway = OPERATIONS[spec.gateway];
 	const options = runOptions(ctx.getNodeParameter('options', itemIndex, {}) as IDataObject);
-	guardAiAgent(ctx, spec, options, itemIndex);
+	// Dry Run and the spending limits hold for the whole run: read from the first item.
+	const run = runSettings(ctx, itemIndex);
+	// A dry run sends nothing that moves money, so an agent may rehearse without the AI switch.
+	if (!run.dryRun) guardAiAgent(ctx, spec, options, itemIndex);
 	guardRetryOnFail(ctx, spec, itemIndex);
 	const auth = (spec.schemeChoice && options.signatureScheme ? options.signatureScheme : gateway.auth) as AuthScheme;
 	const { login } = await merchantCredentials(ctx);
 	const request = withInputErrors(ctx, itemIndex, () => buildRequest(ctx, spec, itemIndex, auth, login));
-	// Dry Run and the spending limits hold for the whole run: read from the first item.
-	const run = runSettings(ctx, itemIndex);
 	return { options, auth, login, request, run };
 }
 
