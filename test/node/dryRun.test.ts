@@ -64,7 +64,7 @@ describe('dry run of a bulk refund', () => {
 		expect(full.request).toMatchObject({ method: 'POST', url: `${env.sb.url}/paynet/api/v2/return/1001`, signature: expect.stringContaining('control') });
 		expect((full.request as IDataObject).fields).toEqual({ login: expect.any(String), client_orderid: 'dry-1', orderid: orderids[0], comment: 'refund' });
 		expect(partial.wouldDo).toBe('would return 4.00 USD of 10.00 USD left');
-		expect(tooMuch.wouldDo).toBe('would return 12.00 USD of 10.00 USD left');
+		expect(tooMuch.wouldDo).toBe('would return 12.00 USD of 10.00 USD left, but that is more than is left: the gateway would refuse it');
 		expect(await ops(env.sb, mark)).toEqual(['status', 'status', 'status']);
 		expect(await env.sb.ledger()).toEqual(before);
 	});

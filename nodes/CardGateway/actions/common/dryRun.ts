@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import { amountUnits } from '../../../shared/protocol/amount';
 import { OPERATIONS, type OperationId } from '../../../shared/protocol/catalogue';
 import { maskSensitive } from '../../../shared/protocol/masking';
 import { buildGatewayRequest, type GatewayCall } from '../../../shared/transport';
@@ -91,6 +92,7 @@ function followUpEffect(item: Rehearsal, stake: Stake | { unknown: string }, ord
 	const { status, amount: left, currency } = order.reply.fields;
 	const partial = !!item.values.amount && 'amount' in stake;
 	let sentence = partial ? `would ${verb} ${money(stake as Stake)} of ${left} ${currency} left` : `would ${verb} ${left} ${currency} (all that is left)`;
+	if (partial && left && amountUnits((stake as Stake).amount) > amountUnits(left)) sentence += ', but that is more than is left: the gateway would refuse it';
 	if (status !== 'approved') sentence += `, but the order is "${status || 'processing'}" and the gateway accepts this only on approved orders`;
 	return sentence;
 }
