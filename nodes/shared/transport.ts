@@ -122,11 +122,30 @@ function rsaKeyOf(ctx: GatewayContext, credentials: MerchantCredentials): KeyObj
 	return key;
 }
 
+/** A request ready to send: signed with `control` where that applies, OAuth material checked. */
+export interface BuiltGatewayRequest {
+	operation: GatewayOperation;
+	/** The body fields sent, without `control`. */
+	fields: ReadonlyArray<readonly [string, string]>;
+	auth: AuthScheme;
+	request: IHttpRequestOptions;
+	credentials: MerchantCredentials;
+	itemIndex?: number;
+}
+
 /**
  * Signs (control here, OAuth in the credential), sends and parses one gateway request. What it
  * throws is thrown before anything was sent; what happened after sending is in the outcome.
  */
 export async function gatewayRequest(ctx: GatewayContext, call: GatewayCall): Promise<GatewayOutcome> {
+	return await sendGatewayRequest(ctx, await buildGatewayRequest(ctx, call));
+}
+
+/**
+ * Everything before sending: endpoint, URL, timeout, `control` computed, OAuth signing material
+ * checked. Sends nothing (a dry run runs exactly this step); throws on what a real send would refuse.
+ */
+export async function buildGatewayRequest(ctx: GatewayContext, call: GatewayCall): Promise<BuiltGatewayRequest> {
 	const credentials = await merchantCredentials(ctx);
 	const operation = OPERATIONS[call.operation];
 	const auth = call.auth ?? operation.auth;
@@ -171,11 +190,17 @@ export async function gatewayRequest(ctx: GatewayContext, call: GatewayCall): Pr
 		timeout: checkedTimeout(ctx, call.timeoutMs, call.itemIndex),
 	};
 	if (rsaKey) Object.defineProperty(request, PARSED_RSA_KEY, { value: rsaKey, enumerable: false });
+	return { operation, fields, auth, request, credentials, itemIndex: call.itemIndex };
+}
+
+/** Sends a built request and parses the answer. */
+export async function sendGatewayRequest(ctx: GatewayContext, built: BuiltGatewayRequest): Promise<GatewayOutcome> {
+	const { operation, fields, request, credentials } = built;
 	let response: IN8nHttpFullResponse;
 	try {
 		response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, request)) as IN8nHttpFullResponse;
 	} catch (error) {
-		if (error instanceof GatewayInputError) throw inputError(ctx, error, call.itemIndex);
+		if (error instanceof GatewayInputError) throw inputError(ctx, error, built.itemIndex);
 		return unreachable(error, credentials);
 	}
 	const contentType = String(response.headers?.['content-type'] ?? '');

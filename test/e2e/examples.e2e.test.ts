@@ -18,7 +18,10 @@ const ID = {
 	reconciliation: 'cgExReconciliation',
 	callbackAlert: 'cgExCallbackAlert',
 	cardOnFile: 'cgExCardOnFile',
+	rehearsedRefund: 'cgExRehearsedRefund',
 };
+/** The rehearsed refund with its setting flipped to a real run (what the user does after rehearsing). */
+const LIVE_REFUND = 'cgExRehearsedRefundLive';
 const ALERT_WEBHOOK = 'b1c0e004-0000-4000-8000-0000000000aa/callback';
 /** Where the callback-alert example posts; the test gives it a sink of its own. */
 const DEMO_SINK = 'http://127.0.0.1:8899/sandbox/sink';
@@ -54,6 +57,9 @@ beforeAll(async () => {
 		return JSON.parse(text.split(DEMO_SINK).join(`${sink.url}/sandbox/sink`));
 	});
 	expect(workflows.map((w) => w.id).sort()).toEqual(Object.values(ID).sort());
+	const rehearsed = JSON.stringify(workflows.find((w) => w.id === ID.rehearsedRefund));
+	expect(rehearsed).toContain('rehearse: true');
+	workflows.push({ ...JSON.parse(rehearsed.split('rehearse: true').join('rehearse: false')), id: LIVE_REFUND, name: 'Example: bulk refund, live' });
 	env = await startE2eEnvironment({ port: 5720, workflows, publish: [ID.callbackAlert, ID.cardOnFile] });
 	const seeded = await seedDemoOrders(env.sandbox.url);
 	expect(seeded.map((o: Json) => `${o.client_orderid}:${o.status}:${o.amount}`)).toEqual([
@@ -264,3 +270,32 @@ async function delivered(orderid: string) {
 		return deliveries.find((d) => d.state === 'delivered' || d.state === 'failed');
 	});
 }
+
+// Last, on fresh demo orders (the bulk refund above refunded them all).
+test('rehearsed bulk refund: the dry run moves nothing and shows where the limit stops; the real run stops at Max Total per Run', async () => {
+	await env.admin('POST', 'reset');
+	await seedDemoOrders(env.sandbox.url);
+	const before = await ledger();
+
+	const rehearsal = await execute(ID.rehearsedRefund);
+	expect(emitted(rehearsal, 'Refunded or rehearsed')).toEqual([
+		{ merchantOrderId: 'demo-order-1', dryRun: true, result: 'would return 10.00 USD (all that is left)', stoppedByLimit: false },
+		{ merchantOrderId: 'demo-order-2', dryRun: true, result: 'would return 25.50 USD (all that is left)', stoppedByLimit: false },
+		{ merchantOrderId: 'demo-order-4', dryRun: true, result: 'would return 40.00 USD (all that is left)', stoppedByLimit: true },
+		{ merchantOrderId: 'demo-order-5', dryRun: true, result: 'would return 12.99 USD (all that is left)', stoppedByLimit: true },
+	]);
+	expect(await ledger()).toEqual(before);
+	const { requests } = await env.admin<{ requests: Array<{ op: string }> }>('GET', 'requests');
+	expect(requests.filter((r) => r.op === 'return')).toEqual([]);
+
+	const live = await execute(LIVE_REFUND);
+	expect(emitted(live, 'Refunded or rehearsed').map((r) => [r.merchantOrderId, r.dryRun])).toEqual([
+		['demo-order-1', false],
+		['demo-order-2', false],
+	]);
+	const stopped = emitted(live, 'Not refunded');
+	expect(stopped.map((r) => r.merchantOrderId)).toEqual(['demo-order-4', 'demo-order-5']);
+	for (const row of stopped) expect(String(row.reason)).toMatch(/"Max Total per Run"/);
+	const returns = (await ledger()).filter((e) => e.kind === 'return').map((e) => `${e.client_orderid} ${e.amount}`);
+	expect(returns).toEqual(['demo-order-1 10.00', 'demo-order-2 25.50']);
+}, 180_000);

@@ -93,6 +93,24 @@ export function sameAmount(a: string, b: string): boolean {
 	return left === right;
 }
 
+/** The finest scale of any currency (thousandths): amounts compare and add exactly as whole numbers of it. */
+const UNIT_DIGITS = 3;
+
+/** A decimal amount as a whole number of thousandths, never through a float: "10.5" → 10500n. */
+export function amountUnits(amount: string): bigint {
+	const match = DECIMAL.exec(amount.trim());
+	if (!match || (match[2] ?? '').length > UNIT_DIGITS) throw new GatewayInputError('amount', `"${amount}" is not a decimal amount with at most ${UNIT_DIGITS} decimals`);
+	return BigInt(match[1] + (match[2] ?? '').padEnd(UNIT_DIGITS, '0'));
+}
+
+/** Thousandths back to a decimal string with the currency's decimals (more only if they are not zero). */
+export function formatUnits(units: bigint, currency?: string): string {
+	const text = units.toString().padStart(UNIT_DIGITS + 1, '0');
+	const integer = text.slice(0, -UNIT_DIGITS);
+	const fraction = text.slice(-UNIT_DIGITS).replace(/0+$/, '').padEnd(currencyDigits(currency), '0');
+	return fraction ? `${integer}.${fraction}` : integer;
+}
+
 function describe(value: unknown): string {
 	if (value === null) return 'null';
 	if (Array.isArray(value)) return 'a list';

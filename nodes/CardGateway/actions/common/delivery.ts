@@ -35,7 +35,7 @@ export interface Delivered {
 	notes: DeliveryNotes;
 }
 
-type StatusKnowledge =
+export type StatusKnowledge =
 	| { kind: 'found'; reply: GatewayReply }
 	| { kind: 'notFound'; reply: GatewayReply }
 	| { kind: 'unknown'; reason: string };

@@ -17,7 +17,9 @@ import { merchantCredentials, withInputErrors, type EndpointChoice, type Gateway
 import type { OperationOf, Resource } from '../node.type';
 
 import { deliver, waitForFinalStatus, type DeliveryPlan } from './delivery';
+import { rehearse } from './dryRun';
 import { expireMonth, expireYear, sectionHeading, type Field } from './fields';
+import { hasLimits, reserveSpending, runSettings } from './limits';
 import { extraFields, optionsCollection, RETRY_ON_FAIL_WARNING, runOptions, type RunOptions } from './options';
 import { moneyOutcome } from './moneyOutcome';
 import { summarise } from './output';
@@ -119,7 +121,7 @@ export function defineOperation<R extends Resource>(spec: OperationSpec & { reso
 
 async function executeOperation(ctx: IExecuteFunctions, spec: OperationSpec, itemIndex: number): Promise<IDataObject> {
 	const gateway = OPERATIONS[spec.gateway];
-	const { options, auth, login, request } = await beforeSending(ctx, spec, itemIndex).catch((error: Error) => {
+	const { options, auth, login, request, run } = await beforeSending(ctx, spec, itemIndex).catch((error: Error) => {
 		throw withMoneyEffect(error, 'notSent');
 	});
 	const call: GatewayCall = {
@@ -141,7 +143,14 @@ async function executeOperation(ctx: IExecuteFunctions, spec: OperationSpec, ite
 		followUp: !!spec.followUp || !gateway.statusFindsIt,
 		requested: money && !spec.followUp && request.values.amount ? requestedMoney(request.values) : undefined,
 	};
-	let delivered = await deliver(ctx, call, plan);
+	if (money && run.dryRun) {
+		return await rehearse(ctx, { ...spec, followUp: !!spec.followUp, values: request.values, generatedOrderId: request.generatedOrderId }, call, plan);
+	}
+	const unreserve = money && hasLimits(run) ? await reserveSpending(ctx, spec.label, call, plan, request.values, !!spec.followUp) : undefined;
+	let delivered = await deliver(ctx, call, plan).catch((error: Error) => {
+		unreserve?.(error);
+		throw error;
+	});
 	if (spec.waitable && options.waitForFinalStatus) {
 		delivered = await waitForFinalStatus(ctx, call, plan, delivered, options);
 	}
@@ -156,13 +165,16 @@ async function executeOperation(ctx: IExecuteFunctions, spec: OperationSpec, ite
 async function beforeSending(ctx: IExecuteFunctions, spec: OperationSpec, itemIndex: number) {
 	const gateway = OPERATIONS[spec.gateway];
 	const options = runOptions(ctx.getNodeParameter('options', itemIndex, {}) as IDataObject);
-	guardAiAgent(ctx, spec, options, itemIndex);
+	// Dry Run and the spending limits hold for the whole run: read from the first item.
+	const run = runSettings(ctx, itemIndex);
+	// A dry run sends nothing that moves money, so an agent may rehearse without the AI switch.
+	if (!run.dryRun) guardAiAgent(ctx, spec, options, itemIndex);
 	guardRetryOnFail(ctx, spec, itemIndex);
 	const auth = (spec.schemeChoice && options.signatureScheme ? options.signatureScheme : gateway.auth) as AuthScheme;
 	const { login } = await merchantCredentials(ctx);
 	const request = withInputErrors(ctx, itemIndex, () => buildRequest(ctx, spec, itemIndex, auth, login));
 	await spec.prepare?.(ctx, { itemIndex, label: spec.label, login, request, endpoint: endpointChoice(options), timeoutMs: Math.round(options.timeoutSeconds * 1000) });
-	return { options, auth, login, request };
+	return { options, auth, login, request, run };
 }
 
 /** The amount a new order asks for: the amount, or any of the amounts a rebill may try in turn. */

@@ -8,7 +8,7 @@ export const MAX_CONCURRENCY = 100;
 
 /** Which of the options below an operation offers. */
 export interface OptionSet {
-	/** Moves money: the AI-agent switch is shown. */
+	/** Moves money: the AI-agent switch, Dry Run and the spending limits are shown. */
 	movesMoney: boolean;
 	/** Offers "Wait for Final Status". */
 	waitable: boolean;
@@ -39,6 +39,14 @@ const ALL_OPTIONS: INodeProperties[] = [
 			'How many input items are sent to the gateway at the same time (read from the first item). Output order and item pairing stay as in the input.',
 	},
 	{
+		displayName: 'Dry Run',
+		name: 'dryRun',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to rehearse instead of running: every item is checked and its request built and signed as for a real run, but nothing that moves money is sent. Each item outputs the request (masked), the order it targets, what the gateway reports about that order (a status query) and what a real run would change. Read from the first item; applies to the whole run.',
+	},
+	{
 		displayName: 'Endpoint Group ID',
 		name: 'endpointGroupId',
 		type: 'string',
@@ -59,8 +67,24 @@ const ALL_OPTIONS: INodeProperties[] = [
 		default: false,
 		description: 'Whether to add every field of the gateway reply under "raw" (card numbers masked)',
 	},
-
-
+	{
+		displayName: 'Max Amount per Item',
+		name: 'maxAmountPerItem',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 500.00 or 500 USD, 450 EUR',
+		description:
+			'An item that would move more than this is refused before anything is sent. A bare amount applies to every currency; with currencies listed, an item in another currency is refused. A full capture, return, void or payout pay counts the amount the gateway reports on the order. Read from the first item.',
+	},
+	{
+		displayName: 'Max Total per Run',
+		name: 'maxTotalPerRun',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 5000.00 or 5000 USD, 4500 EUR',
+		description:
+			'What this node may move in total in one workflow execution, per currency: items in flight count, and so do earlier runs of the node in the same execution (every batch of a loop). Once an item would pass it, that item and every item after it are refused before anything is sent for them. Read from the first item.',
+	},
 	{
 		displayName: 'Signature Scheme',
 		name: 'signatureScheme',
@@ -108,11 +132,13 @@ const ALL_OPTIONS: INodeProperties[] = [
 ];
 
 const WAIT_OPTIONS = new Set(['waitForFinalStatus', 'maxWaitSeconds', 'pollIntervalSeconds']);
+/** Offered only where money moves. */
+const MONEY_OPTIONS = new Set(['allowAiMoneyMovement', 'dryRun', 'maxAmountPerItem', 'maxTotalPerRun']);
 
 export function optionsCollection(set: OptionSet): INodeProperties {
 	const options = ALL_OPTIONS.filter(
 		(option) =>
-			(option.name !== 'allowAiMoneyMovement' || set.movesMoney) &&
+			(!MONEY_OPTIONS.has(option.name) || set.movesMoney) &&
 			(!WAIT_OPTIONS.has(option.name) || set.waitable) &&
 			(option.name !== 'signatureScheme' || set.schemeChoice),
 	).map((option) => (option.name === 'signatureScheme' ? { ...option, default: set.defaultScheme } : option));
@@ -164,9 +190,12 @@ export const extraFields: INodeProperties = {
 export interface RunOptions {
 	allowAiMoneyMovement: boolean;
 	concurrency: number;
+	dryRun: boolean;
 	endpointId: string;
 	endpointGroupId: string;
 	includeRawReply: boolean;
+	maxAmountPerItem: string;
+	maxTotalPerRun: string;
 	maxWaitSeconds: number;
 	pollIntervalSeconds: number;
 	signatureScheme?: string;
@@ -180,9 +209,12 @@ export function runOptions(raw: IDataObject): RunOptions {
 	return {
 		allowAiMoneyMovement: raw.allowAiMoneyMovement === true,
 		concurrency: Math.min(MAX_CONCURRENCY, Math.floor(number(raw.concurrency, 1, 1))),
+		dryRun: raw.dryRun === true,
 		endpointId: text(raw.endpointId),
 		endpointGroupId: text(raw.endpointGroupId),
 		includeRawReply: raw.includeRawReply === true,
+		maxAmountPerItem: text(raw.maxAmountPerItem),
+		maxTotalPerRun: text(raw.maxTotalPerRun),
 		maxWaitSeconds: number(raw.maxWaitSeconds, 120, 0),
 		pollIntervalSeconds: number(raw.pollIntervalSeconds, 3, 0),
 		signatureScheme: typeof raw.signatureScheme === 'string' ? raw.signatureScheme : undefined,

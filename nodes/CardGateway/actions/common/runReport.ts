@@ -54,7 +54,7 @@ export function stoppedRunError(outcomes: readonly ItemOutcome[], itemCount: num
 	if (others.length > MAX_LISTED) lines.push(`… and ${others.length - MAX_LISTED} more`);
 	if (notStarted) lines.push(`${notStarted} item(s) were not started: nothing was sent for them`);
 	const target = worst.error as Error & { description?: string | null };
-	const atRisk = others.filter((outcome) => !('error' in outcome) || effect(outcome.error) === 'mayHaveMoved').length;
+	const atRisk = others.filter((outcome) => ('error' in outcome ? effect(outcome.error) === 'mayHaveMoved' : outcome.output.dryRun !== true)).length;
 	if (atRisk) target.message = `${target.message} (and ${atRisk} other order(s) of this run moved or may have moved money: see the details)`;
 	target.description = [target.description, `The run stopped at item ${worst.index}. Other items of this run:\n${lines.map((line) => `- ${line}`).join('\n')}`]
 		.filter(Boolean)
@@ -77,6 +77,7 @@ function describe(outcome: ItemOutcome): string {
 		return `item ${outcome.index}: failed (${what}): ${outcome.error.message}`;
 	}
 	const { output } = outcome;
+	if (output.dryRun === true) return `item ${outcome.index} (order "${String(output.client_orderid ?? '')}"): dry run, nothing sent that moves money: ${String(output.wouldDo)}`;
 	const money = output.amount ? `, ${String(output.amount)} ${String(output.currency ?? '')}`.trimEnd() : '';
 	return `item ${outcome.index} (order "${String(output.client_orderid ?? '')}", gateway order ${String(output.orderid ?? '?')}): ${String(output.status ?? 'sent')}${money}`;
 }

@@ -1,0 +1,209 @@
+import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
+
+import { moneyEffectOf, withMoneyEffect } from '../../../shared/moneyEffect';
+import { amountUnits, formatUnits, parseAmount, parseCurrency } from '../../../shared/protocol/amount';
+import { GatewayInputError } from '../../../shared/protocol/errors';
+import { withInputErrors, type GatewayCall } from '../../../shared/transport';
+
+import { learnStatus, type DeliveryPlan, type StatusKnowledge } from './delivery';
+import { runOptions } from './options';
+
+export const PER_ITEM = 'Max Amount per Item';
+export const PER_RUN = 'Max Total per Run';
+
+/** What one item would move. */
+export interface Stake {
+	amount: string;
+	currency: string;
+}
+
+/** A spending limit: one amount (in thousandths) for every currency, or one per listed currency. */
+interface Limit {
+	option: string;
+	every?: bigint;
+	byCurrency: Map<string, bigint>;
+}
+
+/** Settings that hold for the whole run, read from the first item so that no item's data can change them. */
+export interface RunSettings {
+	dryRun: boolean;
+	perItem?: Limit;
+	perRun?: Limit;
+}
+
+/**
+ * What the node has sent (or has in flight) in this workflow execution. Kept in the node's context
+ * of the execution, so that a node run once per batch (Loop Over Items) counts every batch against
+ * one total. Amounts are thousandths as decimal strings: the context is plain JSON.
+ */
+interface Spending {
+	committed: Record<string, string>;
+	/** Set when an item would have passed the run limit: nothing more is sent. */
+	stoppedBy?: string;
+}
+
+interface RunState {
+	settings: RunSettings;
+	spending: Spending;
+}
+
+const SPENDING_KEY = 'cardGatewaySpending';
+
+/** One state per run of the node (its context object), like the transport's credential memo. */
+const runs = new WeakMap<object, RunState>();
+
+export function runSettings(ctx: IExecuteFunctions, itemIndex: number): RunSettings {
+	return runState(ctx, itemIndex).settings;
+}
+
+export function hasLimits(settings: RunSettings): boolean {
+	return !!(settings.perItem || settings.perRun);
+}
+
+function runState(ctx: IExecuteFunctions, itemIndex: number): RunState {
+	let state = runs.get(ctx);
+	if (!state) {
+		const options = runOptions(ctx.getNodeParameter('options', 0, {}) as IDataObject);
+		const settings = withInputErrors(ctx, itemIndex, () => ({
+			dryRun: options.dryRun,
+			perItem: parseLimit(PER_ITEM, options.maxAmountPerItem),
+			perRun: parseLimit(PER_RUN, options.maxTotalPerRun),
+		}));
+		state = { settings, spending: spendingOf(ctx) };
+		runs.set(ctx, state);
+	}
+	return state;
+}
+
+function spendingOf(ctx: IExecuteFunctions): Spending {
+	let context: IDataObject;
+	try {
+		context = ctx.getContext('node');
+	} catch {
+		context = {}; // no execution context to keep it in (n8n always has one): this run of the node only
+	}
+	context[SPENDING_KEY] ??= { committed: {} };
+	return context[SPENDING_KEY] as unknown as Spending;
+}
+
+/** One entry of a limit: "500.00", "500 USD" or "USD 500". */
+const LIMIT_PART = /^(?:([A-Za-z]{3})\s+(\S+)|(\S+)\s+([A-Za-z]{3})|(\S+))$/;
+
+/** "500.00" (every currency) or "500 USD, 45000 JPY" (only these). */
+function parseLimit(option: string, text: string): Limit | undefined {
+	if (!text) return undefined;
+	const parts = text.split(',').map((entry) => entry.trim());
+	const limit: Limit = { option, byCurrency: new Map() };
+	for (const part of parts) {
+		const match = LIMIT_PART.exec(part);
+		const bare = match?.[5];
+		if (!match || (bare !== undefined && parts.length > 1)) {
+			throw new GatewayInputError(option, `"${option}" must be one amount such as 500.00, or a list such as "500 USD, 450 EUR"`);
+		}
+		const currency = bare === undefined ? parseCurrency(match[1] ?? match[4], option) : undefined;
+		const units = amountUnits(parseAmount(match[2] ?? match[3] ?? bare, currency, option));
+		if (!currency) limit.every = units;
+		else if (limit.byCurrency.has(currency)) throw new GatewayInputError(option, `"${option}" lists ${currency} twice`);
+		else limit.byCurrency.set(currency, units);
+	}
+	return limit;
+}
+
+function limitFor(limit: Limit, currency: string): bigint | undefined {
+	return limit.every ?? limit.byCurrency.get(currency);
+}
+
+/**
+ * What the item would move: the amount it asks for (a rebill trying several: the largest), or,
+ * for a follow-up without an amount, the amount the gateway reports on the order, which is at
+ * least what a full capture, return, void or payout pay can move.
+ */
+export function stakeOf(values: Record<string, string>, order: StatusKnowledge | undefined): Stake | { unknown: string } {
+	if (values.amount && values.currency) {
+		const amounts = [values.amount, ...(values.enumerateAmounts ?? '').split(',').map((amount) => amount.trim()).filter(Boolean)];
+		try {
+			const largest = amounts.reduce((a, b) => (amountUnits(b) > amountUnits(a) ? b : a));
+			return { amount: largest, currency: values.currency };
+		} catch {
+			return { unknown: `the amounts "${amounts.join(', ')}" are not plain decimals` };
+		}
+	}
+	if (!order) return { unknown: 'it sets no amount, and the gateway cannot be asked about this order' };
+	if (order.kind === 'unknown') return { unknown: `the order status could not be learned (${order.reason})` };
+	if (order.kind === 'notFound') return { unknown: 'the gateway does not find the order' };
+	const { amount, currency } = order.reply.fields;
+	if (!amount || !currency) return { unknown: 'the gateway reports no amount for the order' };
+	return { amount, currency: currency.trim().toUpperCase() };
+}
+
+export type Admission = { admitted: true; release(): void } | { admitted: false; message: string; description: string };
+
+/**
+ * Checks the item against both limits and, if it passes, counts it into the run's total at once:
+ * check and count happen without an await between them, so items in flight are always counted.
+ */
+export function admit(ctx: IExecuteFunctions, label: string, itemIndex: number, stake: Stake | { unknown: string }): Admission {
+	const state = runState(ctx, itemIndex);
+	const { perItem, perRun } = state.settings;
+	if (!perItem && !perRun) return { admitted: true, release: () => undefined };
+	if ('unknown' in stake) {
+		return refusal(`${label}: the amount it would move is unknown, so the spending limits cannot be checked`, `The amount could not be learned: ${stake.unknown}. With "${PER_ITEM}" or "${PER_RUN}" set, such an item is not sent.`);
+	}
+	const { currency } = stake;
+	const units = amountUnits(stake.amount);
+	const money = (value: bigint) => `${formatUnits(value, currency)} ${currency}`;
+	for (const limit of [perItem, perRun]) {
+		if (limit && limitFor(limit, currency) === undefined) {
+			return refusal(`${label}: "${limit.option}" sets no limit for ${currency}`, `"${limit.option}" lists only ${[...limit.byCurrency.keys()].join(', ')}: add ${currency} to it to send items in ${currency}.`);
+		}
+	}
+	const perItemMax = perItem && limitFor(perItem, currency)!;
+	if (perItemMax !== undefined && units > perItemMax) {
+		return refusal(`${label} of ${money(units)} is above "${PER_ITEM}" (${money(perItemMax)})`, `Items above "${PER_ITEM}" are refused before sending.`);
+	}
+	if (!perRun) return { admitted: true, release: () => undefined };
+	const { spending } = state;
+	if (spending.stoppedBy) {
+		return refusal(`${label}: "${PER_RUN}" was reached earlier in this run; no further item is sent`, spending.stoppedBy);
+	}
+	const perRunMax = limitFor(perRun, currency)!;
+	const committed = () => BigInt(spending.committed[currency] ?? '0');
+	const before = committed();
+	if (before + units > perRunMax) {
+		spending.stoppedBy = `Item ${itemIndex} (${money(units)}) would have taken the run to ${money(before + units)}, above "${PER_RUN}" (${money(perRunMax)}); sent or in flight before it: ${money(before)}. Items after that point are not sent.`;
+		return refusal(`${label} of ${money(units)} would pass "${PER_RUN}" (${money(perRunMax)}); this and every further item of the run are not sent`, spending.stoppedBy);
+	}
+	spending.committed[currency] = String(before + units);
+	let released = false;
+	return {
+		admitted: true,
+		release: () => {
+			if (!released) spending.committed[currency] = String(committed() - units);
+			released = true;
+		},
+	};
+}
+
+function refusal(message: string, description: string): Admission {
+	return { admitted: false, message, description };
+}
+
+/**
+ * Before a real send under spending limits: learns what the item would move, counts it in, and
+ * returns what undoes the count when nothing was sent. Throws (nothing sent) when refused.
+ */
+export async function reserveSpending(ctx: IExecuteFunctions, label: string, call: GatewayCall, plan: DeliveryPlan, values: Record<string, string>, followUp: boolean): Promise<(error: Error) => void> {
+	const needsOrder = followUp && !values.amount;
+	const order = needsOrder ? await learnStatus(ctx, call, plan).catch((error: Error) => ({ kind: 'unknown' as const, reason: error.message })) : undefined;
+	const admission = admit(ctx, label, plan.itemIndex, stakeOf(values, order));
+	if (!admission.admitted) {
+		throw withMoneyEffect(
+			new NodeOperationError(ctx.getNode(), `${admission.message}; nothing was sent`, { itemIndex: plan.itemIndex, description: admission.description }),
+			'notSent',
+		);
+	}
+	// An item counts once sent (declined or not); one that never left the machine does not.
+	return (error) => {
+		if (moneyEffectOf(error) === 'notSent') admission.release();
+	};
+}
