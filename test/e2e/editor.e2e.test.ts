@@ -240,9 +240,11 @@ test('Return: the Amount field says that leaving it empty returns everything tha
 		await editor.openWorkflow(FINDING.id);
 		await editor.openNode('Refund');
 		expect(await editor.selected('operation')).toBe('Return');
-		const amountItem = editor.ndv().locator('[data-test-id="parameter-item"]').filter({ has: page.locator('[data-test-id="parameter-input-amount"]') }).last();
-		await amountItem.waitFor();
-		await expect(amountItem.locator('[data-test-id="parameter-input-hint"]').textContent()).resolves.toContain('return everything that is left on the order');
+		// The hint renders next to the input (not inside its parameter-item): find it by its text.
+		await editor.parameter('amount').waitFor();
+		const hint = editor.ndv().locator('[data-test-id="parameter-input-hint"]', { hasText: 'return everything that is left on the order' });
+		await hint.first().waitFor();
+		expect(await hint.count()).toBe(1);
 		await shots.take(page, 'return-amount-hint');
 		await editor.closeNode();
 	});
