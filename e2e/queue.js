@@ -23,9 +23,9 @@ const QUEUE_SETTINGS = {
 	// Main serves the editor and API only; callbacks go to the webhook processes. Main then answers
 	// a GET to its /webhook/… with the editor page (200 text/html) and starts nothing.
 	N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true',
-	// A job whose worker died is put back in the queue when its lock lapses, up to this many times,
-	// instead of failing as "job stalled more than maxStalledCount" (n8n's default is 1).
-	QUEUE_WORKER_MAX_STALLED_COUNT: '10',
+	// No setting brings back a job whose worker died: n8n 2.41 creates its Bull queue with
+	// maxStalledCount 0, so such a job fails "job stalled more than maxStalledCount" once its lock
+	// (QUEUE_WORKER_LOCK_DURATION, 60 s) lapses. README "Running at scale" has the window and the fix.
 	// Redis away for longer than this makes every n8n process exit (default 10 s).
 	QUEUE_BULL_REDIS_TIMEOUT_THRESHOLD: '30000',
 	// Manual runs from the editor also go to the workers, so main stays light.
