@@ -4,6 +4,7 @@
 // a merchant system played here. Real sandbox orders; their callbacks are sent to the webhook process
 // at a fixed concurrency, resent like the gateway does when the answer is not 200. Meanwhile a worker
 // is SIGKILLed and restarted, Redis is stopped for a few seconds, PostgreSQL is restarted.
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,19 +13,19 @@ import { join } from 'node:path';
 import { Pool } from 'undici';
 
 import { startE2eEnvironment, type E2eEnvironment } from '../test/e2e/environment';
-import { CONTROL_KEY, Tally, percentile, pool, sleep, type CampaignResult } from './support';
+import { CONTROL_KEY, Tally, latencySummary, pool, sleep, type CampaignResult } from './support';
 
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the sandbox test client is CommonJS without types
 const { Client } = require('../test/sandbox/client');
-const { REPO } = require('../e2e/n8n');
 
-const EXAMPLE = join(REPO, 'examples/callback-exactly-once.json');
+const EXAMPLE = join(__dirname, '..', 'examples/callback-exactly-once.json');
 /** Gateway-style resends of a callback not answered 200 (ms after the previous attempt). */
 const RESEND_DELAYS_MS = [1000, 2000, 4000, 8000, 15_000, 30_000, 30_000];
 /** The merchant reconciles orders whose outcome is missing this long after their callback was first sent. */
 const AWAITING_AFTER_MS = 75_000;
 const RECONCILE_EVERY_S = 15;
 
-const sha1 = (text: string) => require('node:crypto').createHash('sha1').update(text, 'utf8').digest('hex');
+const sha1 = (text: string) => createHash('sha1').update(text, 'utf8').digest('hex');
 
 interface Order {
 	orderid: string;
@@ -260,8 +261,6 @@ export async function queueCampaign({ seed, runs, concurrency, port }: { seed: n
 		const statuses = await executionStatuses(env, example.id);
 		const bySource = new Map<string, number>();
 		for (const list of merchant.arrivals.values()) for (const { source } of list) bySource.set(source, (bySource.get(source) ?? 0) + 1);
-		const sorted = [...latencies].sort((a, b) => a - b);
-		const ms = (value: number) => `${value.toFixed(0)} ms`;
 		return {
 			id: 'queue',
 			title: 'Queue mode under faults',
@@ -274,7 +273,7 @@ export async function queueCampaign({ seed, runs, concurrency, port }: { seed: n
 				'answers (HTTP status → count, resends included)': [...answers].map(([status, count]) => `${status}: ${count}`).join(', '),
 				'callbacks resent': resends,
 				'load: first attempts and resends done after': `${loadS.toFixed(1)} s`,
-				'answer latency p50 / p95 / p99 / max': `${ms(percentile(sorted, 50))} / ${ms(percentile(sorted, 95))} / ${ms(percentile(sorted, 99))} / ${ms(sorted[sorted.length - 1] ?? 0)}`,
+				'answer latency p50 / p95 / p99 / max': latencySummary(latencies, 0),
 				'outcomes recorded, by path': [...bySource].map(([source, count]) => `${source}: ${count}`).join(', '),
 				'executions of the workflow by status': Object.entries(statuses)
 					.map(([status, count]) => `${status}: ${count}`)

@@ -30,7 +30,12 @@ function exampleWorkflows() {
 		.map((name) => JSON.parse(fs.readFileSync(path.join(REPO, 'examples', name), 'utf8')));
 }
 
-/** Workflows that listen (a trigger or webhook, not the manual trigger) must be published. */
-const listens = (workflow) => workflow.nodes.some((node) => /webhook|Trigger$/i.test(node.type) && !/manualTrigger/.test(node.type));
+/**
+ * Workflows that listen (a trigger or webhook, not the manual trigger) are published; scheduled ones
+ * are not: they would call the merchant systems the examples only name (your-system.example).
+ */
+const listens = (workflow) =>
+	workflow.nodes.some((node) => /webhook|Trigger$/i.test(node.type) && !/manualTrigger/.test(node.type)) &&
+	!workflow.nodes.some((node) => node.type === 'n8n-nodes-base.scheduleTrigger');
 
 module.exports = { sandboxCredential, exampleWorkflows, listens };

@@ -18,6 +18,8 @@ const ID = {
 	reconciliation: 'cgExReconciliation',
 	callbackAlert: 'cgExCallbackAlert',
 	cardOnFile: 'cgExCardOnFile',
+	// imported here; run under faults in n8n's queue mode by reliability campaign 6 (reliability/queue.ts)
+	exactlyOnce: 'cgExExactlyOnce1',
 };
 const ALERT_WEBHOOK = 'b1c0e004-0000-4000-8000-0000000000aa/callback';
 /** Where the callback-alert example posts; the test gives it a sink of its own. */
