@@ -18,7 +18,7 @@ const { MERCHANT, KEY_FILES, sha1, percentile, seedSales, closedLoop, writeJson,
 const { CREDENTIAL, oursWorkflow } = require('./workflows');
 
 const QUICK = process.argv.includes('--quick');
-const CALLBACKS = QUICK ? 300 : 1500;
+const CALLBACKS = QUICK ? 300 : 1000;
 const IN_FLIGHT = 50;
 const BULK_ITEMS = QUICK ? 300 : 2000;
 const BULK_CONCURRENCY = 4;
