@@ -2,12 +2,13 @@
 // `npm run bench`: runs every benchmark in its own process, one after the other (they would steal
 // each other's CPU), then writes bench/RESULTS.md from bench/out/*.json.
 //
-//   node bench/run.js [--quick] [--report-only] [--skip=signing,inprocess,real-n8n]
+//   node bench/run.js [--quick] [--report-only] [--skip=signing,inprocess,real-n8n,queue]
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 
 const { machine, fmt, range } = require('./common');
+const { queueSection } = require('./queue-report');
 
 const QUICK = process.argv.includes('--quick');
 const REPORT_ONLY = process.argv.includes('--report-only');
@@ -114,6 +115,7 @@ function report() {
 		L.push('');
 	}
 
+	L.push(...queueSection(read('queue')));
 	L.push('## Targets', '');
 	const T = [];
 	const c16 = real?.bulk?.filter((r) => r.c === 16 && r.latency === 100) ?? [];
@@ -143,7 +145,7 @@ function report() {
 }
 
 function main() {
-	if (!REPORT_ONLY) for (const part of ['signing', 'inprocess', 'real-n8n']) if (!SKIP.includes(part)) runPart(part);
+	if (!REPORT_ONLY) for (const part of ['signing', 'inprocess', 'real-n8n', 'queue']) if (!SKIP.includes(part)) runPart(part);
 	report();
 }
 

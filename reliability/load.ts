@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { Pool } from 'undici';
 
 import { WORKFLOWS, type ReliabilityN8n } from './n8n';
-import { CONTROL_KEY, Tally, percentile, pool, sleep, type CampaignResult } from './support';
+import { CONTROL_KEY, Tally, latencySummary, pool, sleep, type CampaignResult } from './support';
 
 const sha1 = (text: string) => createHash('sha1').update(text, 'utf8').digest('hex');
 
@@ -100,8 +100,6 @@ export async function loadCampaign(n8n: ReliabilityN8n, { seed, runs, concurrenc
 	}
 	const logFile = n8n.env.n8n.logFile as string;
 	const lockTimeouts = existsSync(logFile) ? (readFileSync(logFile, 'utf8').match(/LockAcquireTimeoutError: Timeout waiting for lock SqliteWriteConnectionMutex/g) ?? []).length : 0;
-	const sorted = [...latencies].sort((a, b) => a - b);
-	const ms = (value: number) => `${value.toFixed(1)} ms`;
 	return {
 		id: 'load',
 		title: 'Callback load',
@@ -111,7 +109,7 @@ export async function loadCampaign(n8n: ReliabilityN8n, { seed, runs, concurrenc
 		invariants: tally.list(),
 		figures: {
 			'acknowledged rate': `${(runs / elapsedS).toFixed(0)} callbacks/s (${runs} in ${elapsedS.toFixed(1)} s)`,
-			'answer latency p50 / p95 / p99 / max': `${ms(percentile(sorted, 50))} / ${ms(percentile(sorted, 95))} / ${ms(percentile(sorted, 99))} / ${ms(sorted[sorted.length - 1])}`,
+			'answer latency p50 / p95 / p99 / max': latencySummary(latencies, 1),
 			'all executions finished after': `${settledS.toFixed(1)} s`,
 			'executions of the load workflow': executions.length - before,
 			"n8n log: SQLite write-lock timeouts (LockAcquireTimeoutError) since n8n started": lockTimeouts,

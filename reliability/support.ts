@@ -97,6 +97,13 @@ export function percentile(sorted: number[], p: number): number {
 	return sorted[rank];
 }
 
+/** "p50 / p95 / p99 / max" of latencies in ms, for a campaign's figures. */
+export function latencySummary(latencies: number[], digits: number): string {
+	const sorted = [...latencies].sort((a, b) => a - b);
+	const ms = (value: number) => `${value.toFixed(digits)} ms`;
+	return [50, 95, 99].map((p) => ms(percentile(sorted, p))).concat(ms(sorted[sorted.length - 1] ?? NaN)).join(' / ');
+}
+
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Waits until `done()` is true (or the time is up); returns its last value. */

@@ -12,6 +12,7 @@ const { promisify } = require('node:util');
 const { N8nInstance, ensureRuntime, packPackage, productionWebhooks, REPO } = require('../e2e/n8n');
 const { seedDemoOrders } = require('../e2e/seed');
 const { startSandbox } = require('../sandbox');
+const { sandboxCredential, exampleWorkflows, listens } = require('./demo-setup');
 
 const SANDBOX_PORT = Number(process.env.DEMO_SANDBOX_PORT || 8899);
 const N8N_PORT = Number(process.env.DEMO_N8N_PORT || 5678);
@@ -80,29 +81,11 @@ async function main() {
 
 	try {
 		await step("installing the package into n8n (as n8n's community-package installer does)", () => n8n.installPackage(tarball));
-		await n8n.importCredentials([
-			{
-				id: 'cgSandbox000000001',
-				name: 'Card Gateway sandbox',
-				type: 'cardGatewayApi',
-				data: {
-					baseUrl: `${sandbox.url}/paynet`,
-					login: 'n8n-test-merchant',
-					controlKey: 'TEST-ONLY-CONTROL-KEY-5f0c9a1e',
-					privateKey: fs.readFileSync(path.join(REPO, 'sandbox/keys/test-merchant-2048.key.pem'), 'utf8'),
-					privateKeyPassphrase: '',
-					endpointId: '1001',
-					endpointGroupId: '',
-				},
-			},
-		]);
-		const examples = fs
-			.readdirSync(path.join(REPO, 'examples'))
-			.filter((name) => name.endsWith('.json'))
-			.map((name) => JSON.parse(fs.readFileSync(path.join(REPO, 'examples', name), 'utf8')));
+		await n8n.importCredentials([sandboxCredential(sandbox.url)]);
+		const examples = exampleWorkflows();
 		log(`importing ${examples.length} example workflows`);
 		await n8n.importWorkflows(examples);
-		const listening = examples.filter((workflow) => workflow.nodes.some((node) => /webhook|Trigger$/i.test(node.type) && !/manualTrigger/.test(node.type)));
+		const listening = examples.filter(listens);
 		for (const workflow of listening) await n8n.publish(workflow.id);
 		await seedDemoOrders(sandbox.url);
 		await step('starting n8n', () => n8n.start());

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const { N8nInstance, ensureRuntime, packPackage, productionWebhooks, REPO } = require('../../e2e/n8n');
+const { QueueTopology } = require('../../e2e/queue');
 const { startSandbox } = require('../../sandbox');
 
 /**
@@ -30,7 +31,12 @@ export const CREDENTIAL = { id: 'cgSandbox000000001', name: 'Card Gateway sandbo
 export const PRIVATE_KEY = readFileSync(join(REPO, 'sandbox/keys/test-merchant-2048.key.pem'), 'utf8');
 
 export interface E2eEnvironment {
+	/** The n8n that serves the API and editor (in queue mode: main). */
 	n8n: InstanceType<typeof N8nInstance>;
+	/** Where the gateway sends callbacks: n8n itself, or in queue mode the webhook process. */
+	callbackBase: string;
+	/** Queue mode only: the whole topology (workers, PostgreSQL, Redis). */
+	topology?: InstanceType<typeof QueueTopology>;
 	sandbox: { url: string; close(): Promise<void> };
 	userFolder: string;
 	admin<T = unknown>(method: string, path: string, body?: unknown): Promise<T>;
@@ -44,12 +50,23 @@ export function readWorkflows(dir: string): Array<Record<string, unknown>> {
 		.map((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')));
 }
 
-export async function startE2eEnvironment(options: { port: number; workflows: Array<Record<string, unknown>>; publish: string[] }): Promise<E2eEnvironment> {
+/**
+ * `queue`: n8n's queue mode (e2e/queue.js) instead of one n8n on SQLite: PostgreSQL, Redis, main,
+ * a webhook process and `queue.workers` workers, main's port `port`, the rest above it.
+ */
+export async function startE2eEnvironment(options: {
+	port: number;
+	workflows: Array<Record<string, unknown>>;
+	publish: string[];
+	queue?: { workers: number; workerConcurrency?: number };
+}): Promise<E2eEnvironment> {
 	const runtime: string = await ensureRuntime();
 	const userFolder = mkdtempSync(join(tmpdir(), 'n8n-card-gateway-e2e-'));
 	const tarball: string = await packPackage(userFolder);
 	const sandbox = await startSandbox({ port: 0, quiet: true, verifier: 'node', callbackRetry: { attempts: 3, delaysMs: [200, 400] }, callbackTimeoutMs: CALLBACK_TIMEOUT_MS });
-	const n8n = new N8nInstance({ runtime, userFolder, port: options.port });
+	const topology = options.queue ? await new QueueTopology({ runtime, userFolder, port: options.port, ...options.queue }).prepare() : undefined;
+	const n8n = topology ? topology.main : new N8nInstance({ runtime, userFolder, port: options.port });
+	const stopN8n = () => (topology ? topology.stop() : n8n.stop());
 	try {
 		await n8n.installPackage(tarball);
 		await n8n.importCredentials([
@@ -61,13 +78,13 @@ export async function startE2eEnvironment(options: { port: number; workflows: Ar
 		]);
 		await n8n.importWorkflows(options.workflows);
 		for (const id of options.publish) await n8n.publish(id);
-		await n8n.start();
-		// ready means the published workflows' webhooks answer, not just that n8n is up
+		await (topology ?? n8n).start();
+		// ready means the published workflows' webhooks answer (in queue mode: the webhook process), not just that n8n is up
 		const published = options.workflows.filter((workflow) => options.publish.includes(String(workflow.id)));
-		await n8n.waitForWebhooks(published.flatMap(productionWebhooks));
+		await n8n.waitForWebhooks(published.flatMap(productionWebhooks), { baseUrl: topology ? topology.webhookBaseUrl() : n8n.baseUrl });
 		await n8n.createApiKey();
 	} catch (error) {
-		await n8n.stop();
+		await stopN8n();
 		await sandbox.close();
 		throw error;
 	}
@@ -81,13 +98,16 @@ export async function startE2eEnvironment(options: { port: number; workflows: Ar
 	};
 	return {
 		n8n,
+		callbackBase: topology ? topology.webhookBaseUrl() : n8n.baseUrl,
+		topology,
 		sandbox,
 		userFolder,
 		admin,
 		async stop() {
-			await n8n.stop();
+			await stopN8n();
 			await sandbox.close();
 			rmSync(userFolder, { recursive: true, force: true });
+			if (topology) rmSync(topology.servicesDir, { recursive: true, force: true });
 		},
 	};
 }

@@ -19,6 +19,8 @@ const ID = {
 	callbackAlert: 'cgExCallbackAlert',
 	cardOnFile: 'cgExCardOnFile',
 	rehearsedRefund: 'cgExRehearsedRefund',
+	// imported here; run under faults in n8n's queue mode by reliability campaign 6 (reliability/queue.ts)
+	exactlyOnce: 'cgExExactlyOnce1',
 };
 /** The rehearsed refund with its setting flipped to a real run (what the user does after rehearsing). */
 const LIVE_REFUND = 'cgExRehearsedRefundLive';
