@@ -8,26 +8,16 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+import { FIELD_SPELLINGS } from '../nodes/CardGatewayTrigger/normalise';
+
 import type { ReliabilityN8n, WorkflowKey } from './n8n';
 import { Tally, until, type CampaignResult } from './support';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the sandbox test client is CommonJS without types
 const { Client } = require('../test/sandbox/client');
 
-/** Every unsigned field the trigger reports, with all the spellings it reads. */
-const SPELLINGS: Record<string, string[]> = {
-	type: ['type', 'transaction-type', 'transaction_type'],
-	amount: ['amount'],
-	currency: ['currency'],
-	errorCode: ['error_code', 'error-code'],
-	errorMessage: ['error_message', 'error-message'],
-	approvalCode: ['approval-code', 'approval_code'],
-	descriptor: ['descriptor'],
-	processorTxId: ['processor-tx-id', 'processor_tx_id'],
-	cardType: ['card-type', 'card_type'],
-	bin: ['bin'],
-	lastFourDigits: ['last-four-digits', 'last_four_digits'],
-};
+/** Every unsigned field the trigger reports, with all the spellings it reads (the IDs are signed). */
+const SPELLINGS: Record<string, readonly string[]> = Object.fromEntries(Object.entries(FIELD_SPELLINGS).filter(([name]) => name !== 'orderid' && name !== 'client_orderid'));
 const OTHER_VALUE: Record<string, string> = {
 	type: 'sale',
 	amount: '9999.00',
@@ -69,7 +59,7 @@ type Fields = Record<string, string>;
 
 function mutations(genuine: Fields): Array<[string, Fields]> {
 	const cases: Array<[string, Fields]> = [['genuine', { ...genuine }]];
-	const without = (names: string[]) => Object.fromEntries(Object.entries(genuine).filter(([name]) => !names.includes(name)));
+	const without = (names: readonly string[]) => Object.fromEntries(Object.entries(genuine).filter(([name]) => !names.includes(name)));
 	for (const [field, spellings] of Object.entries(SPELLINGS)) {
 		const present = spellings.find((name) => genuine[name] !== undefined);
 		const value = present ? genuine[present] : undefined;

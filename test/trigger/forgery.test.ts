@@ -4,7 +4,6 @@
 import {
 	CallbackReceiver,
 	ENDPOINT,
-	JSON_ACCEPT,
 	MERCHANT,
 	MERCHANT_KEY,
 	PAN,
@@ -14,6 +13,7 @@ import {
 	getRequest,
 	openSandbox,
 	parameters,
+	postForm,
 	refund,
 	runSale,
 	sha1,
@@ -27,14 +27,7 @@ let sandbox: Sandbox;
 const receiver = new CallbackReceiver();
 const genuine: Record<string, CapturedCallback> = {};
 
-async function post(command: string, fields: Record<string, string>): Promise<Record<string, string>> {
-	const response = await fetch(`${sandbox.url}/paynet/api/v2/${command}/${ENDPOINT}`, {
-		method: 'POST',
-		headers: { Accept: JSON_ACCEPT, 'Content-Type': 'application/x-www-form-urlencoded' },
-		body: new URLSearchParams(fields),
-	});
-	return (await response.json()) as Record<string, string>;
-}
+const post = async (command: string, fields: Record<string, string>) => (await postForm(`${sandbox.url}/paynet/api/v2/${command}/${ENDPOINT}`, fields)).json;
 
 /** A preauth of 20.00 reported to notify_url, then captured: the genuine preauth and capture callbacks. */
 async function preauthAndCapture(): Promise<void> {

@@ -104,7 +104,8 @@ export function uniqueOrderId(prefix: string): string {
 	return `${prefix}-${Date.now().toString(36)}-${sequence}`;
 }
 
-async function postForm(url: string, fields: Record<string, string>): Promise<{ status: number; json: Record<string, string> }> {
+/** A form POST to the sandbox's API, asking for JSON. */
+export async function postForm(url: string, fields: Record<string, string>): Promise<{ status: number; json: Record<string, string> }> {
 	const response = await fetch(url, {
 		method: 'POST',
 		headers: { Accept: JSON_ACCEPT, 'Content-Type': 'application/x-www-form-urlencoded' },
