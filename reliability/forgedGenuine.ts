@@ -108,7 +108,9 @@ export async function forgedGenuineCampaign(n8n: ReliabilityN8n, { callbacks = I
 		await until(async () => (await client.admin('GET', `callbacks?orderid=${orderid}`)).data.deliveries.length > index, 10_000);
 		return (await client.admin('GET', `callbacks?orderid=${orderid}`)).data.deliveries[index].params;
 	};
-	const truthOf = async (orderid: string, cid: string): Promise<Fields> => (await client.status(orderid, cid)).data;
+	// JSON replies carry numbers too (paynet-order-id, error-code): compare as text.
+	const truthOf = async (orderid: string, cid: string): Promise<Fields> =>
+		Object.fromEntries(Object.entries((await client.status(orderid, cid)).data as Record<string, unknown>).map(([name, value]) => [name, String(value)]));
 	try {
 		// The orders: live sale, refunded sale, captured preauth, declined sale.
 		const live = await client.sale({ amount: '10.50', notify_url: callbackUrl });

@@ -66,7 +66,7 @@ function parametersOf(operation: Operation, refs: { cardRef: string; destination
 	switch (operation) {
 		case 'sale':
 		case 'preauth':
-			return cardPayment({ ...base, cvv: '={{ $json.cvv }}' }, operation);
+			return cardPayment({ ...base, cvv: "={{ $json.decline ? '116' : '123' }}" }, operation);
 		case 'rebill':
 			return { resource: 'cardReference', operation: 'rebill', cardReferenceId: refs.cardRef, ...base };
 		case 'payoutV2':
@@ -155,7 +155,7 @@ export async function hostileCampaign({ seed, runs, lanes = 6 }: { seed: number;
 						cid: item.cid,
 						orderid: item.orderid ?? '',
 						amount: item.twist === 'badInput' ? `${item.amount}x` : FOLLOW_UPS.has(operation) && rng.chance(0.5) ? '' : item.amount,
-						cvv: item.twist === 'decline' ? '116' : '123',
+						decline: item.twist === 'decline',
 						concurrency,
 					})),
 					continueOnFail,

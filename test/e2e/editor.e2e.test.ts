@@ -242,7 +242,7 @@ test('Return: the Amount field says that leaving it empty returns everything tha
 		expect(await editor.selected('operation')).toBe('Return');
 		// The hint renders next to the input (not inside its parameter-item): find it by its text.
 		await editor.parameter('amount').waitFor();
-		const hint = editor.ndv().locator('[data-test-id="parameter-input-hint"]', { hasText: 'return everything that is left on the order' });
+		const hint = editor.ndv().getByText('to return everything that is left on the order');
 		await hint.first().waitFor();
 		expect(await hint.count()).toBe(1);
 		await shots.take(page, 'return-amount-hint');

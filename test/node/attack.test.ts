@@ -1,6 +1,8 @@
 // Money safety under attack (issue #13): a lying network, careless operators and concurrency.
 // Each test failed on e72e601. The sandbox's ledger is the truth about what money moved.
-import { BANK_DESTINATION, MERCHANT, WAIT, cardPayment, runNode, single, useSandbox, type NodeRun, type Sandbox } from './harness';
+import { nodeOutput } from '../../reliability/support';
+
+import { BANK_DESTINATION, MERCHANT, PAN, WAIT, cardPayment, runNode, single, useSandbox, type NodeRun, type Sandbox } from './harness';
 
 const { startHostileGateway, NON_REPLIES } = require('../helpers/hostile-gateway') as {
 	startHostileGateway(
@@ -129,6 +131,9 @@ describe('item 5: one order ID, one order', () => {
 		});
 		expect(run.error?.message).toContain('Items 0 and 1 have the same "Order ID (Merchant)" "dup-1"; nothing was sent');
 		expect(await env.sb.requests()).toEqual([]);
+		// The run's error carries the node's parameters, card number included: masked like every item error.
+		expect(nodeOutput(run)).not.toContain(PAN);
+		expect(nodeOutput(run)).toContain('444455******1111');
 	});
 
 	it('a reply about the same order ID with another amount is flagged, never an approval', async () => {

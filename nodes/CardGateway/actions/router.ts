@@ -35,6 +35,16 @@ const handlers: { [R in Resource]: Record<OperationOf<R>, OperationModule> } = {
  * Everything that leaves the node is masked (card numbers, CVV, the credential's secrets).
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	try {
+		return await runItems.call(this);
+	} catch (error) {
+		// Errors thrown for the whole run (a batch refused, a missing handler) carry the node and its
+		// parameters as well: the same net as for the items' own errors.
+		throw scrub(error as Error, []);
+	}
+}
+
+async function runItems(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as CardGatewayType['resource'];
 	const operation = this.getNodeParameter('operation', 0) as string;
@@ -46,7 +56,13 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const secrets = credentialSecrets(credentials);
 	const concurrency = runOptions(this.getNodeParameter('options', 0, {}) as IDataObject).concurrency;
 	const money = movesMoney(handler.spec);
-	if (money) refuseDuplicateOrderIds(this, handler.spec, items.length);
+	if (money) {
+		try {
+			refuseDuplicateOrderIds(this, handler.spec, items.length);
+		} catch (error) {
+			throw scrub(error as Error, secrets);
+		}
+	}
 	const results: INodeExecutionData[] = new Array(items.length);
 	const outcomes: ItemOutcome[] = [];
 	let failed = false;
