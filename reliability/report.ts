@@ -5,6 +5,8 @@ import { dirname } from 'node:path';
 import type { CampaignResult } from './support';
 
 export interface CampaignRun {
+	/** The campaign's number (stable across partial runs). */
+	number: number;
 	result: CampaignResult;
 	/** The exact command that reproduces this campaign's figures. */
 	command: string;
@@ -23,15 +25,16 @@ export function renderReport(runs: CampaignRun[], meta: { command: string; total
 	);
 	lines.push(`**Invariant violations: ${total}.**`, '');
 	lines.push('| # | campaign | cases | invariants | passed | violated | wall time |', '|---|---|---|---|---|---|---|');
-	runs.forEach((run, index) => {
+	const ordered = [...runs].sort((a, b) => a.number - b.number);
+	ordered.forEach((run) => {
 		const passed = run.result.invariants.reduce((s, i) => s + i.passed, 0);
 		const violated = run.result.invariants.reduce((s, i) => s + i.violated, 0);
-		lines.push(`| ${index + 1} | ${run.result.title} | ${run.result.cases} | ${run.result.invariants.length} | ${passed} | ${violated} | ${seconds(run.result.wallMs)} |`);
+		lines.push(`| ${run.number} | ${run.result.title} | ${run.result.cases} | ${run.result.invariants.length} | ${passed} | ${violated} | ${seconds(run.result.wallMs)} |`);
 	});
-	lines.push('', 'A small fixed-seed slice of campaigns 1–7 runs inside `npm test` (`test/reliability/`; campaign 8 as `test/protocol/masking.test.ts`). Campaign 9 (queue mode) needs minutes of load and fault recovery, more than CI\'s budget: it runs here only; `npm test` runs the trigger\'s end-to-end tests in queue mode (`test/e2e/queue.e2e.test.ts`).', '');
-	runs.forEach((run, index) => {
+	lines.push('', 'A small fixed-seed slice of campaigns 1–7 runs inside `npm test` (`test/reliability/`; campaign 8 as `test/protocol/masking.test.ts`). Campaign 9 (queue mode) needs minutes of load and fault recovery and a topology of its own: `RELIABILITY_CAMPAIGNS=queue npm run reliability` writes it to [reliability-queue.md](reliability-queue.md); `npm test` runs the trigger\'s end-to-end tests in queue mode (`test/e2e/queue.e2e.test.ts`).', '');
+	ordered.forEach((run) => {
 		const { result } = run;
-		lines.push(`## ${index + 1}. ${result.title}`, '');
+		lines.push(`## ${run.number}. ${result.title}`, '');
 		lines.push(`- **Cases:** ${result.cases}${result.seed ? ` (seed ${result.seed})` : ''}`);
 		lines.push(`- **Injected:** ${result.injected}`);
 		lines.push(`- **Reproduce:** \`${run.command}\``);
