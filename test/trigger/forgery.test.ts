@@ -6,7 +6,6 @@ import {
 	ENDPOINT,
 	MERCHANT,
 	MERCHANT_KEY,
-	PAN,
 	callbackControl,
 	credentialsFor,
 	formPost,
@@ -18,7 +17,6 @@ import {
 	runSale,
 	sha1,
 	trigger,
-	uniqueOrderId,
 	type CapturedCallback,
 	type Sandbox,
 } from './support';
@@ -31,29 +29,7 @@ const post = async (command: string, fields: Record<string, string>) => (await p
 
 /** A preauth of 20.00 reported to notify_url, then captured: the genuine preauth and capture callbacks. */
 async function preauthAndCapture(): Promise<void> {
-	const clientOrderId = uniqueOrderId('forge-pa');
-	const email = 'buyer@example.com';
-	const reply = await post('preauth', {
-		client_orderid: clientOrderId,
-		order_desc: 'forgery test',
-		amount: '20.00',
-		currency: 'USD',
-		email,
-		credit_card_number: PAN,
-		card_printed_name: 'TEST BUYER',
-		expire_month: '12',
-		expire_year: '2030',
-		cvv2: '123',
-		ipaddress: '192.0.2.10',
-		address1: '1 Test Street',
-		city: 'Testville',
-		zip_code: '12345',
-		country: 'US',
-		phone: '+12065550100',
-		notify_url: receiver.url,
-		control: sha1(`${ENDPOINT}${clientOrderId}2000${email}${MERCHANT_KEY}`),
-	});
-	const orderid = String(reply['paynet-order-id']);
+	const { clientOrderId, orderid } = await runSale(sandbox, { amount: '20.00', notifyUrl: receiver.url, command: 'preauth' });
 	[genuine.preauth] = await receiver.waitFor(orderid, 1);
 	await post('capture', {
 		login: MERCHANT,

@@ -138,10 +138,10 @@ export interface Sale {
 	orderid: string;
 }
 
-/** A direct sale (card data in the request); polls status once so the sandbox finalises it. */
+/** A direct sale or preauth (card data in the request); polls status once so the sandbox finalises it. */
 export async function runSale(
 	sandbox: Sandbox,
-	options: { amount?: string; cvv?: string; serverCallbackUrl?: string; notifyUrl?: string; poll?: boolean } = {},
+	options: { amount?: string; cvv?: string; serverCallbackUrl?: string; notifyUrl?: string; poll?: boolean; command?: 'sale' | 'preauth' } = {},
 ): Promise<Sale> {
 	const clientOrderId = uniqueOrderId('trg');
 	const amount = options.amount ?? '10.50';
@@ -170,7 +170,7 @@ export async function runSale(
 	};
 	if (options.serverCallbackUrl) fields.server_callback_url = options.serverCallbackUrl;
 	if (options.notifyUrl) fields.notify_url = options.notifyUrl;
-	const { status, json } = await postForm(`${sandbox.url}/paynet/api/v2/sale/${ENDPOINT}`, fields);
+	const { status, json } = await postForm(`${sandbox.url}/paynet/api/v2/${options.command ?? 'sale'}/${ENDPOINT}`, fields);
 	if (status !== 200 || !json['paynet-order-id']) throw new Error(`sale refused: ${JSON.stringify(json)}`);
 	const sale = { clientOrderId, orderid: String(json['paynet-order-id']) };
 	if (options.poll !== false) await statusOf(sandbox, clientOrderId, sale.orderid);
