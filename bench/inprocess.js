@@ -4,14 +4,18 @@
 // sandbox in this process. No n8n server, no webhook, no database, no task runner: what is left is
 // the engine, the request helper and our node. Writes bench/out/inprocess.json.
 //
-//   node bench/inprocess.js [--quick] [--cpu-prof-cell=getStatus:0:16]
+//   node bench/inprocess.js [--quick] [--profile-cell=getStatus:20:64]
+// --profile-cell runs that one cell and profiles our run and the helper's run apart (node:inspector):
+// profiles in bench/out/prof/, split by bench/profile-split.js into engine, n8n APIs we call and our code.
 const fs = require('node:fs');
+const inspector = require('node:inspector');
 const os = require('node:os');
 const path = require('node:path');
 // n8n-core's instance settings would otherwise create ~/.n8n/config
 const USER_FOLDER = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-card-gateway-inprocess-'));
 process.env.N8N_USER_FOLDER = USER_FOLDER;
 const { startSandboxProcess } = require('./sandbox-process');
+const { splitProfile, printSplit } = require('./profile-split');
 const { ROOT, MERCHANT, summary, median, seedSales, signedRequest, closedLoop, sandboxAlone, writeJson, log } = require('./common');
 
 const { CardGatewayApi } = require(path.join(ROOT, 'dist/credentials/CardGatewayApi.credentials.js'));
@@ -21,6 +25,7 @@ const { httpRequest } = require('n8n-core/dist/execution-engine/node-execution-c
 const { MAX_CONCURRENCY } = require(path.join(ROOT, 'dist/nodes/CardGateway/actions/common/options.js'));
 
 const QUICK = process.argv.includes('--quick');
+const PROFILE_CELL = (process.argv.find((a) => a.startsWith('--profile-cell=')) || '').slice(15);
 const RUNS = QUICK ? 1 : 3;
 const LATENCIES = [0, 20, 100];
 const CONCURRENCY = [1, 4, 16, 64];
@@ -60,9 +65,31 @@ async function runBulk(credentials, op, orders, concurrency) {
 }
 
 /** n8n-core's request helper alone (no engine, node or credential): what any node that sends through it can reach. */
-function helperAlone(sandbox, op, orders, concurrency) {
+async function helperAlone(sandbox, op, orders, concurrency) {
 	const requests = orders.map((order) => signedRequest(sandbox, op, order));
-	return closedLoop(requests.length, concurrency, (i) => httpRequest({ method: 'POST', ...requests[i], json: false }));
+	const cpu0 = process.cpuUsage();
+	const rate = await closedLoop(requests.length, concurrency, (i) => httpRequest({ method: 'POST', ...requests[i], json: false }));
+	const cpu = process.cpuUsage(cpu0);
+	return { rate, cpuMsPerItem: (cpu.user + cpu.system) / 1000 / orders.length };
+}
+
+/** Runs `work` under the inspector's CPU profiler; saves the profile and prints where the CPU went. */
+async function profiled(name, items, work) {
+	const session = new inspector.Session();
+	session.connect();
+	const post = (method) => new Promise((resolve, reject) => session.post(method, (error, result) => (error ? reject(error) : resolve(result))));
+	await post('Profiler.enable');
+	await post('Profiler.start');
+	try {
+		return await work();
+	} finally {
+		const { profile } = await post('Profiler.stop');
+		session.disconnect();
+		const dir = path.join(__dirname, 'out', 'prof');
+		fs.mkdirSync(dir, { recursive: true });
+		fs.writeFileSync(path.join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
+		printSplit(name, splitProfile(profile), items);
+	}
 }
 
 async function main() {
@@ -73,11 +100,12 @@ async function main() {
 	try {
 		const statusPool = await seedSales(sandbox, MAX_ITEMS, 'ip');
 		await runBulk(credentials, 'getStatus', statusPool.slice(0, 300), 4); // warm-up
-		const prof = (process.argv.find((a) => a.startsWith('--cpu-prof-cell=')) || '').slice(16);
 		for (const op of ['getStatus', 'return']) {
 			for (const latency of LATENCIES) {
 				for (const c of CONCURRENCY) {
-					if (prof && prof !== `${op}:${latency}:${c}`) continue;
+					const cell = `${op}:${latency}:${c}`;
+					if (PROFILE_CELL && PROFILE_CELL !== cell) continue;
+					const measure = (route, count, work) => (PROFILE_CELL ? profiled(`inprocess-${cell.replaceAll(':', '-')}-${route}`, count, work) : work());
 					const nominal = latency ? (c * 1000) / latency : Infinity;
 					// no added latency: ~3,000 items run 6 s or more here
 					const n = Math.min(MAX_ITEMS, Math.max(MIN_ITEMS, Math.round((Number.isFinite(nominal) ? nominal : 500) * TARGET_SECS)));
@@ -91,24 +119,27 @@ async function main() {
 					const rates = [];
 					const cpuPerItem = [];
 					const helperRates = [];
+					const helperCpuPerItem = [];
 					const vsHelper = [];
 					for (let run = 0; run < RUNS; run++) {
 						const orders = op === 'getStatus' ? statusPool.slice(0, n) : await seedSales(sandbox, n, `ipr${run}`);
 						const helperOrders = op === 'getStatus' ? orders : latency && (await seedSales(sandbox, n, `iph${run}`));
 						await sandbox.setLatency(latency);
-						const measured = await runBulk(credentials, op, orders, c);
+						const measured = await measure('ours', n, () => runBulk(credentials, op, orders, c));
 						rates.push(measured.rate);
 						cpuPerItem.push(measured.cpuMsPerItem);
 						if (latency) {
 							// side by side with the run above: the share of the gap that is n8n-core's helper
-							helperRates.push(await helperAlone(sandbox, op, helperOrders, Math.min(c, MAX_CONCURRENCY)));
-							vsHelper.push(measured.rate / helperRates[run]);
+							const helper = await measure('helper', n, () => helperAlone(sandbox, op, helperOrders, Math.min(c, MAX_CONCURRENCY)));
+							helperRates.push(helper.rate);
+							helperCpuPerItem.push(helper.cpuMsPerItem);
+							vsHelper.push(measured.rate / helper.rate);
 						}
 						await sandbox.setLatency(0);
 					}
 					const ofBound = Number.isFinite(bound) ? median(rates) / bound : null;
-					const row = { op, latency, c, effectiveC: Math.min(c, MAX_CONCURRENCY), items: n, nominal, bound, rate: summary(rates), cpuMsPerItem: summary(cpuPerItem), helper: latency ? summary(helperRates) : null, vsHelper: latency ? summary(vsHelper) : null, ofNominal: Number.isFinite(nominal) ? median(rates) / nominal : null, ofBound };
-					log(`in-process ${op.padEnd(9)} ${String(latency).padStart(3)} ms c=${String(c).padEnd(2)} n=${String(n).padEnd(5)} ${row.rate.median.toFixed(1)}/s cpu ${row.cpuMsPerItem.median.toFixed(2)} ms/item${ofBound ? ` (${(ofBound * 100).toFixed(0)} % of bound ${bound.toFixed(0)}/s; helper alone ${row.helper.median.toFixed(1)}/s, ours ÷ helper ${row.vsHelper.median.toFixed(2)})` : ''}`);
+					const row = { op, latency, c, effectiveC: Math.min(c, MAX_CONCURRENCY), items: n, nominal, bound, rate: summary(rates), cpuMsPerItem: summary(cpuPerItem), helper: latency ? summary(helperRates) : null, helperCpuMsPerItem: latency ? summary(helperCpuPerItem) : null, vsHelper: latency ? summary(vsHelper) : null, ofNominal: Number.isFinite(nominal) ? median(rates) / nominal : null, ofBound };
+					log(`in-process ${op.padEnd(9)} ${String(latency).padStart(3)} ms c=${String(c).padEnd(2)} n=${String(n).padEnd(5)} ${row.rate.median.toFixed(1)}/s cpu ${row.cpuMsPerItem.median.toFixed(2)} ms/item${ofBound ? ` (${(ofBound * 100).toFixed(0)} % of bound ${bound.toFixed(0)}/s; helper alone ${row.helper.median.toFixed(1)}/s, ours ÷ helper ${row.vsHelper.median.toFixed(2)}, helper cpu ${row.helperCpuMsPerItem.median.toFixed(2)} ms/item)` : ''}`);
 					rows.push(row);
 				}
 			}
@@ -119,7 +150,7 @@ async function main() {
 		fs.rmSync(USER_FOLDER, { recursive: true, force: true });
 	}
 	const result = { quick: QUICK, runs: RUNS, n8nCore: require('n8n-core/package.json').version, rows, wallSecs: (Date.now() - started) / 1000 };
-	writeJson(QUICK ? 'inprocess.quick' : 'inprocess', result);
+	if (!PROFILE_CELL) writeJson(QUICK ? 'inprocess.quick' : 'inprocess', result);
 	log(`in-process done in ${result.wallSecs.toFixed(0)} s`);
 }
 

@@ -3,6 +3,7 @@ import type { KeyObject } from 'node:crypto';
 import {
 	NodeApiError,
 	NodeOperationError,
+	type ICredentialDataDecryptedObject,
 	type IExecuteFunctions,
 	type IHttpRequestOptions,
 	type IN8nHttpFullResponse,
@@ -11,6 +12,7 @@ import {
 } from 'n8n-workflow';
 
 import { withMoneyEffect } from './moneyEffect';
+import { perRun } from './perRun';
 import { OPERATIONS, operationUrl, type AuthScheme, type GatewayOperation, type OperationId } from './protocol/catalogue';
 import { controlSignature } from './protocol/control';
 import { GatewayInputError } from './protocol/errors';
@@ -83,23 +85,16 @@ export const MAX_TIMEOUT_MS = 2_147_483_647;
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
-/**
- * What one execution reuses across its items: the decrypted credential (n8n reads it from the
- * database and decrypts it on every getCredentials call) and the parsed RSA key. Keyed by the
- * execution's own context object, so it lives exactly as long as that `execute()` / `webhook()`
- * call: nothing is shared between executions, credentials or queue-mode jobs.
- */
-interface ExecutionMemo {
+/** What one run reuses across its items: the decrypted credential and the parsed RSA key. */
+interface TransportMemo {
+	/** n8n reads the credential from its database and decrypts it on every getCredentials call. */
 	credentials?: Promise<MerchantCredentials>;
+	/** The node's reference to its credential (getNode() deep-copies the node on every call). */
+	credentialRef?: { id: string; name: string };
 	rsaKey?: { pem: string; passphrase: string; key: KeyObject };
 }
-const perExecution = new WeakMap<object, ExecutionMemo>();
 
-function memoOf(ctx: GatewayContext): ExecutionMemo {
-	let memo = perExecution.get(ctx);
-	if (!memo) perExecution.set(ctx, (memo = {}));
-	return memo;
-}
+const memoOf = (ctx: GatewayContext): TransportMemo => perRun(ctx, 'transport', () => ({}));
 
 export async function merchantCredentials(ctx: GatewayContext): Promise<MerchantCredentials> {
 	const memo = memoOf(ctx);
@@ -109,6 +104,16 @@ export async function merchantCredentials(ctx: GatewayContext): Promise<Merchant
 		memo.credentials.catch(() => (memo.credentials = undefined));
 	}
 	return memo.credentials;
+}
+
+/** The node's reference to its credential. */
+function credentialRef(ctx: GatewayContext): { id: string; name: string } {
+	const memo = memoOf(ctx);
+	if (!memo.credentialRef) {
+		const ref = ctx.getNode().credentials?.[CREDENTIAL_TYPE];
+		memo.credentialRef = { id: ref?.id ?? '', name: ref?.name ?? '' };
+	}
+	return memo.credentialRef;
 }
 
 /** The credential's RSA key, parsed once per execution (per PEM and passphrase). */
@@ -198,7 +203,9 @@ export async function sendGatewayRequest(ctx: GatewayContext, built: BuiltGatewa
 	const { operation, fields, request, credentials } = built;
 	let response: IN8nHttpFullResponse;
 	try {
-		response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, request)) as IN8nHttpFullResponse;
+		// The credential this run already read: n8n would otherwise read and decrypt it again for every request.
+		const credentialsDecrypted = { ...credentialRef(ctx), type: CREDENTIAL_TYPE, data: credentials as unknown as ICredentialDataDecryptedObject };
+		response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, request, { credentialsDecrypted })) as IN8nHttpFullResponse;
 	} catch (error) {
 		if (error instanceof GatewayInputError) throw inputError(ctx, error, built.itemIndex);
 		return unreachable(error, credentials);

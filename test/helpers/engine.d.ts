@@ -15,6 +15,8 @@ export type Credentials = Record<string, ICredentialDataDecryptedObject>;
 
 export interface WorkflowRun {
 	run: IRun;
+	/** How often nodes read (n8n: fetched and decrypted) a credential during the run. */
+	credentialReads: number;
 	/** Output items of a node's first run, first output (or the given output index). */
 	output(nodeName: string, outputIndex?: number): INodeExecutionData[];
 }

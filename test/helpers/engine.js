@@ -34,6 +34,7 @@ class FixedCredentialsHelper extends ICredentialsHelper {
 		super();
 		this.credentialType = credentialType;
 		this.credentials = credentials;
+		this.reads = 0;
 	}
 	getParentTypes() {
 		return [];
@@ -55,6 +56,8 @@ class FixedCredentialsHelper extends ICredentialsHelper {
 		throw new Error('not used');
 	}
 	async getDecrypted(_additionalData, _nodeCredentials, type) {
+		// n8n reads the database and decrypts on every call: the count is what a node costs it
+		this.reads++;
 		const data = this.credentials[type];
 		if (!data) throw new Error(`no test credentials of type ${type}`);
 		return data;
@@ -133,10 +136,12 @@ async function runWorkflow({ credentialType, nodeTypes, nodes, connections, cred
 			nodeExecutionStack: [{ node: workflow.getNode('Start'), data: { main: [input ?? [{ json: {} }]] }, source: null }],
 		},
 	};
-	await new WorkflowExecute(additionalDataFor(credentialType, credentials, hooks), 'manual', runExecutionData).processRunExecutionData(workflow);
+	const additionalData = additionalDataFor(credentialType, credentials, hooks);
+	await new WorkflowExecute(additionalData, 'manual', runExecutionData).processRunExecutionData(workflow);
 	const run = await done;
 	return {
 		run,
+		credentialReads: additionalData.credentialsHelper.reads,
 		output: (nodeName, outputIndex = 0) => run.data.resultData.runData[nodeName]?.[0]?.data?.main?.[outputIndex] ?? [],
 	};
 }

@@ -7,6 +7,7 @@ import { merchantCredentials } from '../../shared/transport';
 import * as cardReference from './cardReference';
 import { movesMoney, type OperationModule } from './common/operation';
 import { runOptions } from './common/options';
+import { nodeParameter } from './common/parameters';
 import { refuseDuplicateOrderIds, stoppedRunError, type ItemOutcome } from './common/runReport';
 import * as hostedForm from './hostedForm';
 import type { CardGatewayType, OperationOf, Resource } from './node.type';
@@ -54,7 +55,7 @@ async function runItems(this: IExecuteFunctions): Promise<INodeExecutionData[][]
 
 	const credentials = await merchantCredentials(this);
 	const secrets = credentialSecrets(credentials);
-	const concurrency = runOptions(this.getNodeParameter('options', 0, {}) as IDataObject).concurrency;
+	const concurrency = runOptions(nodeParameter(this, 'options', 0, {}) as IDataObject).concurrency;
 	const money = movesMoney(handler.spec);
 	if (money) {
 		try {

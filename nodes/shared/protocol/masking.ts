@@ -17,6 +17,21 @@ function isSecretField(name: string): boolean {
 	return key === 'csc' || key === 'cid' || SECRET_PARTS.some((part) => key.includes(part));
 }
 
+type FieldKind = 'pan' | 'secret' | 'other';
+
+/** Field names seen so far and what they hold (replies repeat the same few dozen names); names with digits are not kept. */
+const fieldKinds = new Map<string, FieldKind>();
+const MAX_REMEMBERED_NAMES = 2000;
+
+function fieldKind(name: string): FieldKind {
+	let kind = fieldKinds.get(name);
+	if (kind === undefined) {
+		kind = isSecretField(name) ? 'secret' : isPanField(name) ? 'pan' : 'other';
+		if (fieldKinds.size < MAX_REMEMBERED_NAMES && !/\p{Nd}/u.test(name)) fieldKinds.set(name, kind);
+	}
+	return kind;
+}
+
 /**
  * Runs of digits (any script) in groups joined by up to three spaces, dots, dashes, slashes or
  * underscores: every way a card number is written inside text, glued to letters or not.
@@ -29,6 +44,7 @@ export const REDACTED = '[redacted]';
 
 /** The value 0–9 of a digit of any script (fullwidth, Arabic-Indic, …). */
 function digitValue(char: string): string {
+	if (char >= '0' && char <= '9') return char;
 	const compatible = char.normalize('NFKC');
 	if (/^[0-9]$/.test(compatible)) return compatible;
 	const codePoint = char.codePointAt(0)!;
@@ -68,6 +84,7 @@ export function luhnValid(digits: string): boolean {
  * (12–19 digits, Luhn-valid, not starting with 0, which keeps zero-padded serials intact).
  */
 function maskRun(run: string): string {
+	if (run.length < MIN_PAN_DIGITS) return run;
 	const groups = [...run.matchAll(/\p{Nd}+/gu)].map((match) => ({ start: match.index!, end: match.index! + match[0].length, digits: asciiDigits(match[0]) }));
 	let result = '';
 	let copied = 0;
@@ -90,9 +107,10 @@ function maskRun(run: string): string {
 
 /** Masks card numbers found in free text and blanks out the given secrets (keys, passphrases). */
 export function maskText(text: string, secrets: readonly string[] = []): string {
-	let masked = text.replace(DIGIT_GROUPS, maskRun);
+	// every digit is at least one character: a shorter text cannot hold a card number
+	let masked = text.length < MIN_PAN_DIGITS ? text : text.replace(DIGIT_GROUPS, maskRun);
 	for (const secret of secrets) {
-		if (secret && secret.length >= 4) masked = masked.split(secret).join(REDACTED);
+		if (secret && secret.length >= 4 && masked.includes(secret)) masked = masked.split(secret).join(REDACTED);
 	}
 	return masked;
 }
@@ -107,14 +125,14 @@ export function maskSensitive<T>(value: T, secrets: readonly string[] = []): T {
 
 function walk(value: unknown, secrets: readonly string[], key: string | undefined): unknown {
 	if (typeof value === 'string') {
-		if (key && isPanField(key) && asciiDigits(value).length >= MIN_PAN_DIGITS) return maskPan(value);
+		if (key && fieldKind(key) === 'pan' && asciiDigits(value).length >= MIN_PAN_DIGITS) return maskPan(value);
 		return maskText(value, secrets);
 	}
 	if (Array.isArray(value)) return value.map((item) => walk(item, secrets, key));
 	if (value && typeof value === 'object') {
 		const copy: Record<string, unknown> = {};
 		for (const [name, inner] of Object.entries(value as Record<string, unknown>)) {
-			if (isSecretField(name)) continue;
+			if (fieldKind(name) === 'secret') continue;
 			copy[name] = walk(inner, secrets, name);
 		}
 		return copy;

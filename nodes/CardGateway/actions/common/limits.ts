@@ -3,10 +3,12 @@ import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8
 import { moneyEffectOf, withMoneyEffect } from '../../../shared/moneyEffect';
 import { amountUnits, formatUnits, parseAmount, parseCurrency } from '../../../shared/protocol/amount';
 import { GatewayInputError } from '../../../shared/protocol/errors';
+import { perRun } from '../../../shared/perRun';
 import { withInputErrors, type GatewayCall } from '../../../shared/transport';
 
 import { learnStatus, type DeliveryPlan, type StatusKnowledge } from './delivery';
 import { runOptions } from './options';
+import { nodeParameter } from './parameters';
 
 export const PER_ITEM = 'Max Amount per Item';
 export const PER_RUN = 'Max Total per Run';
@@ -49,9 +51,6 @@ interface RunState {
 
 const SPENDING_KEY = 'cardGatewaySpending';
 
-/** One state per run of the node (its context object), like the transport's credential memo. */
-const runs = new WeakMap<object, RunState>();
-
 export function runSettings(ctx: IExecuteFunctions, itemIndex: number): RunSettings {
 	return runState(ctx, itemIndex).settings;
 }
@@ -61,18 +60,15 @@ export function hasLimits(settings: RunSettings): boolean {
 }
 
 function runState(ctx: IExecuteFunctions, itemIndex: number): RunState {
-	let state = runs.get(ctx);
-	if (!state) {
-		const options = runOptions(ctx.getNodeParameter('options', 0, {}) as IDataObject);
+	return perRun(ctx, 'limits', () => {
+		const options = runOptions(nodeParameter(ctx, 'options', 0, {}) as IDataObject);
 		const settings = withInputErrors(ctx, itemIndex, () => ({
 			dryRun: options.dryRun,
 			perItem: parseLimit(PER_ITEM, options.maxAmountPerItem),
 			perRun: parseLimit(PER_RUN, options.maxTotalPerRun),
 		}));
-		state = { settings, spending: spendingOf(ctx) };
-		runs.set(ctx, state);
-	}
-	return state;
+		return { settings, spending: spendingOf(ctx) };
+	});
 }
 
 function spendingOf(ctx: IExecuteFunctions): Spending {

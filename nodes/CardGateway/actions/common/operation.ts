@@ -22,6 +22,7 @@ import { expireMonth, expireYear, sectionHeading, type Field } from './fields';
 import { hasLimits, reserveSpending, runSettings } from './limits';
 import { extraFields, optionsCollection, RETRY_ON_FAIL_WARNING, runOptions, type RunOptions } from './options';
 import { moneyOutcome } from './moneyOutcome';
+import { nodeOf, nodeParameter } from './parameters';
 import { summarise } from './output';
 import { asText, checkExpiry, isEmpty, label, wireValue } from './values';
 
@@ -164,7 +165,7 @@ async function executeOperation(ctx: IExecuteFunctions, spec: OperationSpec, ite
  */
 async function beforeSending(ctx: IExecuteFunctions, spec: OperationSpec, itemIndex: number) {
 	const gateway = OPERATIONS[spec.gateway];
-	const options = runOptions(ctx.getNodeParameter('options', itemIndex, {}) as IDataObject);
+	const options = runOptions(nodeParameter(ctx, 'options', itemIndex, {}) as IDataObject);
 	// Dry Run and the spending limits hold for the whole run: read from the first item.
 	const run = runSettings(ctx, itemIndex);
 	// A dry run sends nothing that moves money, so an agent may rehearse without the AI switch.
@@ -184,7 +185,7 @@ function requestedMoney(values: Record<string, string>): DeliveryPlan['requested
 }
 
 function guardAiAgent(ctx: IExecuteFunctions, spec: OperationSpec, options: RunOptions, itemIndex: number): void {
-	if (!ctx.getNode().type.endsWith('Tool') || !movesMoney(spec) || options.allowAiMoneyMovement) return;
+	if (!nodeOf(ctx).type.endsWith('Tool') || !movesMoney(spec) || options.allowAiMoneyMovement) return;
 	throw new NodeOperationError(ctx.getNode(), `${spec.label} moves money, and AI agents may not run it through this tool`, {
 		itemIndex,
 		description:
@@ -195,7 +196,7 @@ function guardAiAgent(ctx: IExecuteFunctions, spec: OperationSpec, options: RunO
 // n8n's "Retry On Fail" re-runs the whole request after any error, including "the reply was lost":
 // a generated order id would then charge again, and a repeated refund or capture moves money twice.
 function guardRetryOnFail(ctx: IExecuteFunctions, spec: OperationSpec, itemIndex: number): void {
-	if (!ctx.getNode().retryOnFail || !movesMoney(spec)) return;
+	if (!nodeOf(ctx).retryOnFail || !movesMoney(spec)) return;
 	throw new NodeOperationError(ctx.getNode(), `${spec.label} moves money and must not run with the node setting "Retry On Fail"`, {
 		itemIndex,
 		description:
@@ -223,10 +224,10 @@ const FIELD_NAME = /^[A-Za-z0-9_.[\]-]{1,64}$/;
 /** Reads, checks and spells the request fields of one item. Throws GatewayInputError; sends nothing. */
 function buildRequest(ctx: IExecuteFunctions, spec: OperationSpec, itemIndex: number, auth: AuthScheme, login: string): BuiltRequest {
 	const gateway = OPERATIONS[spec.gateway];
-	const additional = (spec.optional?.length ? ctx.getNodeParameter('additionalFields', itemIndex, {}) : {}) as IDataObject;
+	const additional = (spec.optional?.length ? nodeParameter(ctx, 'additionalFields', itemIndex, {}) : {}) as IDataObject;
 	const placed = [
-		...(spec.required ?? []).map((field) => ({ field, required: true, raw: ctx.getNodeParameter(field.property.name, itemIndex, '') })),
-		...(spec.main ?? []).map((field) => ({ field, required: false, raw: ctx.getNodeParameter(field.property.name, itemIndex, '') })),
+		...(spec.required ?? []).map((field) => ({ field, required: true, raw: nodeParameter(ctx, field.property.name, itemIndex, '') })),
+		...(spec.main ?? []).map((field) => ({ field, required: false, raw: nodeParameter(ctx, field.property.name, itemIndex, '') })),
 		...(spec.optional ?? []).map((field) => ({ field, required: false, raw: additional[field.property.name] })),
 	];
 	const currencyEntry = placed.find((entry) => entry.field.check === 'currency' && !isEmpty(entry.raw));
@@ -263,7 +264,7 @@ function buildRequest(ctx: IExecuteFunctions, spec: OperationSpec, itemIndex: nu
  * full return into a partial one.
  */
 function addExtraFields(ctx: IExecuteFunctions, spec: OperationSpec, itemIndex: number, built: BuiltRequest): void {
-	const extras = ctx.getNodeParameter('extraFields.field', itemIndex, []) as Array<{ name?: unknown; value?: unknown }>;
+	const extras = nodeParameter(ctx, 'extraFields.field', itemIndex, []) as Array<{ name?: unknown; value?: unknown }>;
 	if (!extras.length) return;
 	const reserved = reservedNames(spec);
 	const taken = new Set<string>();

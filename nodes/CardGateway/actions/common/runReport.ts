@@ -3,6 +3,7 @@ import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8
 import { moneyEffectOf, severity, type MoneyEffect } from '../../../shared/moneyEffect';
 
 import type { OperationSpec } from './operation';
+import { readAhead } from './parameters';
 import { asText, isEmpty } from './values';
 
 /** What became of one item of a run. */
@@ -22,7 +23,7 @@ export function refuseDuplicateOrderIds(ctx: IExecuteFunctions, spec: OperationS
 	for (let index = 0; index < itemCount; index++) {
 		let id: string;
 		try {
-			const raw = ctx.getNodeParameter(field.property.name, index, '');
+			const raw = readAhead(ctx, field.property.name, index, '');
 			if (isEmpty(raw)) continue;
 			id = asText(field, raw);
 		} catch {
