@@ -3,7 +3,8 @@
 // installed as users install it, against the sandbox gateway (a process of its own, node:crypto
 // verifier, added latency). Writes bench/out/real-n8n.json; bench/run.js turns it into RESULTS.md.
 //
-//   node bench/real-n8n.js [--quick] [--only=bulk,trigger,memory] [--cell=op:latency:c] [--routes=ours,stock,stockAuth] [--profile]
+//   node bench/real-n8n.js [--quick] [--only=bulk,trigger,triggerLazy,memory] [--cell=op:latency:c] [--routes=ours,stock,stockAuth,stockJwt] [--profile]
+const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -13,15 +14,15 @@ const { Pool, Agent, request } = require('undici');
 const { N8nInstance, ensureRuntime, packPackage, productionWebhooks } = require('../e2e/n8n');
 const { startSandboxProcess } = require('./sandbox-process');
 const { ROOT, MERCHANT, KEY_FILES, sha1, summary, percentile, seedSales, closedLoop, sandboxAlone, writeJson, log } = require('./common');
-const { CREDENTIAL, HEADER_AUTH, TRIGGER_WEBHOOK_ID, oursWorkflow, httpWorkflow, triggerWorkflows } = require('./workflows');
+const { CREDENTIAL, HEADER_AUTH, JWT_AUTH, TRIGGER_WEBHOOK_ID, oursWorkflow, httpWorkflow, triggerWorkflows } = require('./workflows');
 
 const QUICK = process.argv.includes('--quick');
-const ONLY = (process.argv.find((a) => a.startsWith('--only=')) || '--only=bulk,trigger,memory').slice(7).split(',');
+const ONLY = (process.argv.find((a) => a.startsWith('--only=')) || '--only=bulk,trigger,triggerLazy,memory').slice(7).split(',');
 const RUNS = QUICK ? 1 : 3;
 // Diagnosis: one cell only, and/or n8n under --cpu-prof (profiles in bench/out/prof when n8n stops).
 const CELL = (process.argv.find((a) => a.startsWith('--cell=')) || '').slice(7);
 const PROFILE = process.argv.includes('--profile');
-// Diagnosis: only some trigger routes (ours, stock, stockAuth), e.g. to profile one alone.
+// Diagnosis: only some trigger routes (ours, stock, stockAuth, stockJwt), e.g. to profile one alone.
 const ROUTES = (process.argv.find((a) => a.startsWith('--routes=')) || '').slice(9);
 // Diagnosis runs print what they measure and leave the saved results alone.
 const DIAGNOSIS = Boolean(CELL || ROUTES || PROFILE);
@@ -121,14 +122,21 @@ async function bulk(n8n, sandbox) {
 				const count = Math.min(n, Math.max(4 * c, Math.round(nominal * 3)));
 				const alone = await sandboxAlone(sandbox, op, op === 'getStatus' ? statusPool.slice(0, count) : await seedSales(sandbox, count, 'a'), c);
 				const bound = Math.min(nominal, alone);
-				const samples = { ours: [], httpBatched: [], httpDefault: [], vsBatched: [], vsDefault: [] };
+				const samples = { ours: [], httpBatched: [], httpDefault: [], vsBatched: [], vsDefault: [], oursPeak: [], httpBatchedPeak: [], httpDefaultPeak: [] };
 				const failures = [];
+				// a route's rate, and the most requests it had in flight at once at the gateway
+				const timed = async (route, tag, workflowRoute, setting) => {
+					const o = op === 'getStatus' ? statusPool.slice(0, n) : await seedSales(sandbox, n, tag);
+					await sandbox.takePeakInFlight();
+					const rate = await attempt(n8n, failures, route, () => bulkRun(n8n, workflowRoute, op, o, setting));
+					samples[`${route}Peak`].push(await sandbox.takePeakInFlight());
+					return rate;
+				};
 				for (let run = 0; run < RUNS; run++) {
-					const orders = async (tag) => (op === 'getStatus' ? statusPool.slice(0, n) : seedSales(sandbox, n, `${tag}${run}`));
 					// side by side: the three routes back to back on the same orders count
-					const ours = await attempt(n8n, failures, 'ours', () => orders('o').then((o) => bulkRun(n8n, 'ours', op, o, c)));
-					const batched = await attempt(n8n, failures, 'httpBatched', () => orders('b').then((o) => bulkRun(n8n, 'http', op, o, `${c}x${latency}`)));
-					const dflt = await attempt(n8n, failures, 'httpDefault', () => orders('d').then((o) => bulkRun(n8n, 'http', op, o, 'default')));
+					const ours = await timed('ours', `o${run}`, 'ours', c);
+					const batched = await timed('httpBatched', `b${run}`, 'http', `${c}x${latency}`);
+					const dflt = await timed('httpDefault', `d${run}`, 'http', 'default');
 					samples.ours.push(ours);
 					samples.httpBatched.push(batched);
 					samples.httpDefault.push(dflt);
@@ -139,10 +147,11 @@ async function bulk(n8n, sandbox) {
 					op, latency, c, effectiveC: Math.min(c, NODE_MAX_CONCURRENCY), items: n, nominal, sandboxAlone: alone, bound,
 					ours: summary(samples.ours), httpBatched: summary(samples.httpBatched), httpDefault: summary(samples.httpDefault),
 					ofBound: summary(samples.ours).median / bound, vsBatched: summary(samples.vsBatched), vsDefault: summary(samples.vsDefault),
+					peakInFlight: { ours: summary(samples.oursPeak), httpBatched: summary(samples.httpBatchedPeak), httpDefault: summary(samples.httpDefaultPeak) },
 					failures,
 				};
 				rows.push(row);
-				log(`bulk ${op.padEnd(9)} ${String(latency).padStart(3)} ms c=${String(c).padEnd(2)} n=${String(n).padEnd(5)} bound ${bound.toFixed(0)}/s  ours ${row.ours.median.toFixed(1)}/s (${(row.ofBound * 100).toFixed(0)} % of bound)  http-batched ${row.httpBatched.median.toFixed(1)}/s  http-default ${row.httpDefault.median.toFixed(1)}/s  ours/batched ${row.vsBatched.median.toFixed(2)}  ours/default ${row.vsDefault.median.toFixed(2)}`);
+				log(`bulk ${op.padEnd(9)} ${String(latency).padStart(3)} ms c=${String(c).padEnd(2)} n=${String(n).padEnd(5)} bound ${bound.toFixed(0)}/s  ours ${row.ours.median.toFixed(1)}/s (${(row.ofBound * 100).toFixed(0)} % of bound)  http-batched ${row.httpBatched.median.toFixed(1)}/s  http-default ${row.httpDefault.median.toFixed(1)}/s  ours/batched ${row.vsBatched.median.toFixed(2)}  ours/default ${row.vsDefault.median.toFixed(2)}  peak in flight ours ${row.peakInFlight.ours.max} batched ${row.peakInFlight.httpBatched.max} default ${row.peakInFlight.httpDefault.max}`);
 			}
 		}
 	}
@@ -158,9 +167,11 @@ async function trigger(n8n) {
 	const N = QUICK ? 200 : 500;
 	const CONC = 16;
 	const targets = {
-		ours: { path: `/webhook/${TRIGGER_WEBHOOK_ID}/callback`, headers: {} },
-		stock: { path: '/webhook/bench-stock-hook', headers: {} },
-		stockAuth: { path: '/webhook/bench-stock-auth-hook', headers: { [HEADER_AUTH.header.toLowerCase()]: HEADER_AUTH.value } },
+		ours: { path: `/webhook/${TRIGGER_WEBHOOK_ID}/callback`, headers: () => ({}) },
+		stock: { path: '/webhook/bench-stock-hook', headers: () => ({}) },
+		stockAuth: { path: '/webhook/bench-stock-auth-hook', headers: () => ({ [HEADER_AUTH.header.toLowerCase()]: HEADER_AUTH.value }) },
+		// a token of its own per callback, as the callback's own control sum is
+		stockJwt: { path: '/webhook/bench-stock-jwt-hook', headers: (i) => ({ authorization: `Bearer ${jwt({ sub: `cb-${i}`, iat: Math.floor(Date.now() / 1000) })}` }) },
 	};
 	const query = (i) => {
 		const f = { status: 'approved', orderid: String(500000 + i), merchant_order: `cb-${i}`, client_orderid: `cb-${i}`, type: 'sale', amount: '10.00' };
@@ -172,7 +183,7 @@ async function trigger(n8n) {
 		const lat = new Array(n);
 		const rate = await closedLoop(n, CONC, async (i) => {
 			const s = process.hrtime.bigint();
-			const r = await pool.request({ method: 'GET', path: `${targets[name].path}?${query(i)}`, headers: targets[name].headers });
+			const r = await pool.request({ method: 'GET', path: `${targets[name].path}?${query(i)}`, headers: targets[name].headers(i) });
 			await r.body.text();
 			if (r.statusCode !== 200) throw new Error(`${name} callback: HTTP ${r.statusCode}`);
 			lat[i] = Number(process.hrtime.bigint() - s) / 1e6;
@@ -183,11 +194,12 @@ async function trigger(n8n) {
 	};
 	const names = Object.keys(targets).filter((name) => !ROUTES || ROUTES.split(',').includes(name));
 	for (const name of names) await one(name, 200);
-	const s = { ratio: [], ratioVsAuth: [] };
+	const s = { ratio: [], ratioVsAuth: [], ratioVsJwt: [] };
 	for (const name of names) Object.assign(s, { [name]: [], [`${name}P50`]: [], [`${name}P99`]: [] });
 	for (let run = 0; run < RUNS; run++) {
 		const measured = {};
-		for (const name of names) {
+		// each run starts with another route: none always runs first on a freshly settled n8n
+		for (const name of names.map((_, k) => names[(k + run) % names.length])) {
 			measured[name] = await one(name, N);
 			// executions started by this batch settle before the next one is timed
 			await settle();
@@ -197,9 +209,17 @@ async function trigger(n8n) {
 		}
 		if (measured.ours && measured.stock) s.ratio.push(measured.ours.rate / measured.stock.rate);
 		if (measured.ours && measured.stockAuth) s.ratioVsAuth.push(measured.ours.rate / measured.stockAuth.rate);
+		if (measured.ours && measured.stockJwt) s.ratioVsJwt.push(measured.ours.rate / measured.stockJwt.rate);
 		log(`trigger run ${run + 1}: ${names.map((name) => `${name} ${measured[name].rate.toFixed(1)}/s p50 ${measured[name].p50.toFixed(0)} p99 ${measured[name].p99.toFixed(0)} ms`).join(' | ')}`);
 	}
 	return { n: N, concurrency: CONC, ...Object.fromEntries(Object.entries(s).map(([k, v]) => [k, summary(v)])) };
+}
+
+/** An HS256 JSON Web Token signed with the JWT Auth credential's secret. */
+function jwt(payload) {
+	const part = (value) => Buffer.from(JSON.stringify(value)).toString('base64url');
+	const unsigned = `${part({ alg: JWT_AUTH.algorithm, typ: 'JWT' })}.${part(payload)}`;
+	return `${unsigned}.${crypto.createHmac('sha256', JWT_AUTH.secret).update(unsigned).digest('base64url')}`;
 }
 
 function settle() {
@@ -292,7 +312,7 @@ async function main() {
 	// a part re-run alone (--only=trigger) replaces only that part of the saved results
 	const savedFile = path.join(__dirname, 'out', `${OUT_NAME}.json`);
 	const saved = fs.existsSync(savedFile) ? JSON.parse(fs.readFileSync(savedFile, 'utf8')) : {};
-	const kept = Object.fromEntries(['trigger', 'memory', 'bulk', 'capacity'].filter((part) => saved[part] && !ONLY.includes(part === 'capacity' ? 'bulk' : part)).map((part) => [part, saved[part]]));
+	const kept = Object.fromEntries(['trigger', 'triggerLazy', 'memory', 'bulk', 'capacity'].filter((part) => saved[part] && !ONLY.includes(part === 'capacity' ? 'bulk' : part)).map((part) => [part, saved[part]]));
 	const result = { ...kept, quick: QUICK, runs: RUNS, n8nVersion: require(path.join(runtime, 'n8n/node_modules/n8n/package.json')).version, runtimeNode: '', parts: { ...saved.parts } };
 	try {
 		await n8n.installPackage(tarball);
@@ -303,6 +323,7 @@ async function main() {
 				data: { baseUrl: `${sandbox.url}/paynet`, ...MERCHANT, privateKey: fs.readFileSync(KEY_FILES[2048], 'utf8'), privateKeyPassphrase: '', endpointGroupId: '' },
 			},
 			{ id: HEADER_AUTH.id, name: HEADER_AUTH.name, type: 'httpHeaderAuth', data: { name: HEADER_AUTH.header, value: HEADER_AUTH.value } },
+			{ id: JWT_AUTH.id, name: JWT_AUTH.name, type: 'jwtAuth', data: { keyType: 'passphrase', secret: JWT_AUTH.secret, algorithm: JWT_AUTH.algorithm } },
 		]);
 		const workflows = [...triggerWorkflows()];
 		for (const op of ['getStatus', 'return']) {
@@ -327,8 +348,27 @@ async function main() {
 			result.parts[part] = { finishedAt: new Date().toISOString(), secs: (Date.now() - t0) / 1000 };
 			if (!DIAGNOSIS) writeJson(OUT_NAME, result);
 		};
+		const restart = async (env) => {
+			await n8n.stop();
+			for (const [name, value] of Object.entries(env)) {
+				if (value === undefined) delete n8n.extraEnv[name];
+				else n8n.extraEnv[name] = value;
+			}
+			await n8n.start();
+			await n8n.waitForWebhooks(workflows.flatMap(productionWebhooks));
+		};
 		// trigger and memory first, on a fresh n8n: its RSS grows over the bulk runs
 		await measure('trigger', () => trigger(n8n));
+		// n8n builds an expression isolate for the webhook phase of every start node but its own
+		// Webhook node; with lazy acquisition it builds one only when an expression is evaluated.
+		await measure('triggerLazy', async () => {
+			await restart({ N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' });
+			try {
+				return await trigger(n8n);
+			} finally {
+				await restart({ N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: undefined });
+			}
+		});
 		await measure('memory', () => memory(n8n, sandbox));
 		await measure('bulk', async () => {
 			const bulkResult = await bulk(n8n, sandbox);

@@ -59,14 +59,15 @@ function report() {
 		const clamped = real.bulk.find((r) => r.effectiveC !== r.c);
 		if (clamped) L.push(`**The node clamps Concurrency to ${clamped.effectiveC}**: c=${clamped.c} runs at ${clamped.effectiveC} (its bound column still says ${clamped.c} ÷ latency).`);
 		L.push('');
-		L.push('| operation | latency | c | items | bound /s | ours items/s | % of bound | HTTP batched /s | ours ÷ batched | HTTP default /s | ours ÷ default |');
-		L.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+		L.push('**Peak in flight** = the most requests of the route the sandbox held at once (received, not yet answered), highest of the runs: what the route really put in flight at the gateway.', '');
+		L.push('| operation | latency | c | items | bound /s | ours items/s | % of bound | HTTP batched /s | ours ÷ batched | HTTP default /s | ours ÷ default | peak in flight: ours / batched / default |');
+		L.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 		const failed = (r, route) => {
 			const n = (r.failures ?? []).filter((f) => f.route === route).length;
 			return n ? ` ⚠ ${n} of ${real.runs} runs failed` : '';
 		};
 		for (const r of rows) {
-			L.push(`| ${r.op} | ${r.latency} ms | ${r.c}${r.effectiveC !== r.c ? ` (→${r.effectiveC})` : ''} | ${fmt(r.items)} | ${fmt(r.bound)} | ${range(r.ours, 1)}${failed(r, 'ours')} | ${pct(r.ofBound)} | ${range(r.httpBatched, 1)}${failed(r, 'httpBatched')} | ${fmt(r.vsBatched.median, 2)} | ${range(r.httpDefault, 1)}${failed(r, 'httpDefault')} | ${fmt(r.vsDefault.median, 2)} |`);
+			L.push(`| ${r.op} | ${r.latency} ms | ${r.c}${r.effectiveC !== r.c ? ` (→${r.effectiveC})` : ''} | ${fmt(r.items)} | ${fmt(r.bound)} | ${range(r.ours, 1)}${failed(r, 'ours')} | ${pct(r.ofBound)} | ${range(r.httpBatched, 1)}${failed(r, 'httpBatched')} | ${fmt(r.vsBatched.median, 2)} | ${range(r.httpDefault, 1)}${failed(r, 'httpDefault')} | ${fmt(r.vsDefault.median, 2)} | ${r.peakInFlight ? `${r.peakInFlight.ours.max} / ${r.peakInFlight.httpBatched.max} / ${r.peakInFlight.httpDefault.max}` : 'n/a'} |`);
 		}
 		const messages = [...new Set(rows.flatMap((r) => (r.failures ?? []).map((f) => f.message.replace(/\s+/g, ' ').slice(0, 160))))];
 		if (messages.length) L.push('', `Failed runs (not counted in the medians): ${messages.map((x) => `\`${x}\``).join('; ')}`);
@@ -75,11 +76,13 @@ function report() {
 	if (inproc) {
 		L.push('## 3. The same bulk job in process (n8n-core WorkflowExecute, no server)', '');
 		L.push(`n8n-core ${inproc.n8nCore} engine + the real credential class + our built node, Start → Card Gateway; the sandbox in a process of its own (as a gateway is). Items: enough for ≥ 6 s per cell. **Bound** = min(c ÷ latency, what a bare client sustains against the same sandbox at that latency and c with a new connection per request, as n8n's request helper makes). **Helper alone** = n8n-core's request helper (\`httpRequest\`, which \`httpRequestWithAuthentication\` ends in) sending the same signed requests with the same c, right after each run of ours: no engine, no node, no credential. It is what any node that must send through the helper can reach; the ratio is taken run by run. Compare with the table above to see n8n's own overhead (webhook, Split Out, expression isolate, database, credential decryption per call).`, '');
-		L.push('| operation | latency | c | items | bound /s | items/s | % of bound | helper alone /s | ours ÷ helper | % of c ÷ latency |');
-		L.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+		L.push('**CPU ms/item** = CPU time of the driver process (engine, node, request helper; the sandbox runs apart) over the items, ours and the helper alone.', '');
+		L.push('| operation | latency | c | items | bound /s | items/s | % of bound | helper alone /s | ours ÷ helper | % of c ÷ latency | CPU ms/item: ours / helper |');
+		L.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 		for (const r of inproc.rows) {
 			const helper = r.helper ? `${range(r.helper, 1)} | ${fmt(r.vsHelper.median, 2)}` : '— | —';
-			L.push(`| ${r.op} | ${r.latency} ms | ${r.c}${r.effectiveC !== r.c ? ` (→${r.effectiveC})` : ''} | ${fmt(r.items)} | ${r.ofBound ? fmt(r.bound) : '—'} | ${range(r.rate, 1)} | ${r.ofBound ? pct(r.ofBound) : '—'} | ${helper} | ${r.ofNominal ? pct(r.ofNominal) : '—'} |`);
+			const cpu = `${fmt(r.cpuMsPerItem.median, 2)} / ${r.helperCpuMsPerItem ? fmt(r.helperCpuMsPerItem.median, 2) : '—'}`;
+			L.push(`| ${r.op} | ${r.latency} ms | ${r.c}${r.effectiveC !== r.c ? ` (→${r.effectiveC})` : ''} | ${fmt(r.items)} | ${r.ofBound ? fmt(r.bound) : '—'} | ${range(r.rate, 1)} | ${r.ofBound ? pct(r.ofBound) : '—'} | ${helper} | ${r.ofNominal ? pct(r.ofNominal) : '—'} | ${cpu} |`);
 		}
 		L.push('');
 	}
@@ -94,14 +97,16 @@ function report() {
 	if (real?.trigger) {
 		const t = real.trigger;
 		L.push('## 5. Trigger: callbacks/s and acknowledge latency', '');
-		L.push(`${fmt(t.n)} signed GET callbacks per run, undici Pool with ${t.concurrency} connections, same n8n: our trigger (version 2, signature check, confirmation Off) vs the stock Webhook node (GET, respond immediately), and that node with Header Auth (the same work n8n does for any webhook that reads a credential). Each accepted callback starts an execution.`, '');
+		L.push(`${fmt(t.n)} signed GET callbacks per run, undici Pool with ${t.concurrency} connections, same n8n: our trigger (version 2, signature check, confirmation Off) vs the stock Webhook node (GET, respond immediately), that node with Header Auth (the same work n8n does for any webhook that reads a credential), and with JWT Auth (n8n's own node verifying an HS256 signature with a credential's secret on every call, a token of its own per callback: the closest peer of our trigger that runs offline). Each accepted callback starts an execution. Each run measures the routes back to back, starting with another route each run.`, '');
 		L.push('| route | callbacks/s | p50 ms | p99 ms |');
 		L.push('|---|---:|---:|---:|');
 		L.push(`| Card Gateway Trigger | ${range(t.ours)} | ${range(t.oursP50, 1)} | ${range(t.oursP99, 1)} |`);
 		L.push(`| Webhook node | ${range(t.stock)} | ${range(t.stockP50, 1)} | ${range(t.stockP99, 1)} |`);
 		if (t.stockAuth) L.push(`| Webhook node, Header Auth | ${range(t.stockAuth)} | ${range(t.stockAuthP50, 1)} | ${range(t.stockAuthP99, 1)} |`);
+		if (t.stockJwt) L.push(`| Webhook node, JWT Auth | ${range(t.stockJwt)} | ${range(t.stockJwtP50, 1)} | ${range(t.stockJwtP99, 1)} |`);
 		L.push(`| ratio ours ÷ stock | ${range(t.ratio, 2)} | | |`);
 		if (t.ratioVsAuth) L.push(`| ratio ours ÷ stock with Header Auth | ${range(t.ratioVsAuth, 2)} | | |`);
+		if (t.ratioVsJwt?.runs) L.push(`| ratio ours ÷ stock with JWT Auth | ${range(t.ratioVsJwt, 2)} | | |`);
 		L.push('');
 	}
 	if (real?.memory) {
@@ -128,6 +133,14 @@ function report() {
 	if (signing) T.push(`| RSA-4096 signing < 10 % of a 100 ms request | ${pct(signing.shareOf100ms[4096])} | ${mark(signing.shareOf100ms[4096] < 0.1)} |`);
 	if (real?.trigger) T.push(`| trigger ≥ 0.9 × stock Webhook | ${fmt(real.trigger.ratio.median, 2)} | ${mark(real.trigger.ratio.median >= 0.9)} |`);
 	if (real?.trigger?.ratioVsAuth) T.push(`| (trigger ÷ stock Webhook with Header Auth: n8n's credential read on both sides) | ${fmt(real.trigger.ratioVsAuth.median, 2)} | |`);
+	if (real?.trigger?.ratioVsJwt?.runs) {
+		const t = real.trigger;
+		const p99 = t.oursP99.median <= t.stockJwtP99.median;
+		T.push(`| trigger ≥ 1.0 × stock Webhook with JWT Auth, at equal or better p99 (${fmt(t.oursP99.median)} vs ${fmt(t.stockJwtP99.median)} ms) | ${fmt(t.ratioVsJwt.median, 2)} | ${mark(t.ratioVsJwt.median >= 1 && p99)} |`);
+	}
+	const oursPeaks = (real?.bulk ?? []).filter((x) => x.peakInFlight);
+	if (oursPeaks.length) T.push(`| ours never has more than Concurrency in flight (every bulk cell) | max ${Math.max(...oursPeaks.map((r) => r.peakInFlight.ours.max / r.effectiveC)).toFixed(2)} × c | ${mark(oursPeaks.every((r) => r.peakInFlight.ours.max <= r.effectiveC))} |`);
+	for (const r of inproc?.rows?.filter((x) => x.latency && x.vsHelper) ?? []) T.push(`| in process, ${r.op} ${r.latency} ms c=${r.c}: ours ÷ helper alone ≥ 0.95 | ${fmt(r.vsHelper.median, 2)} | ${mark(r.vsHelper.median >= 0.95)} |`);
 	const mem = real?.memory;
 	if (mem?.length > 1) {
 		const main = (r) => r.procs[0];

@@ -4,12 +4,26 @@
 // engine's work: in-process c=16 at 100 ms measured 127 ms round trips instead of ~101).
 //
 //   const sandbox = await startSandboxProcess({ verifier: 'node' }); await sandbox.setLatency(100); … await sandbox.close();
+// It also counts the gateway requests in flight at once (received, not yet answered): the peak since
+// the last takePeakInFlight() is what a client really had in flight, whatever its settings say.
 const { fork } = require('node:child_process');
 
 if (require.main === module) {
 	const { startSandbox } = require('../sandbox');
 	startSandbox({ port: 0, quiet: true, verifier: process.argv[2], latencyMs: 0 }).then((sandbox) => {
-		process.on('message', ({ id, latencyMs }) => {
+		let inFlight = 0;
+		let peak = 0;
+		sandbox.server.server.on('request', (req, res) => {
+			if (!req.url.startsWith('/paynet/')) return;
+			peak = Math.max(peak, ++inFlight);
+			res.once('close', () => inFlight--);
+		});
+		process.on('message', ({ id, latencyMs, takePeak }) => {
+			if (takePeak) {
+				process.send({ id, peak });
+				peak = inFlight;
+				return;
+			}
 			sandbox.options.latencyMs = latencyMs;
 			process.send({ id });
 		});
@@ -22,7 +36,13 @@ if (require.main === module) {
 		const acks = new Map();
 		let nextId = 0;
 		let latencyMs = 0;
-		child.on('message', (message) => acks.get(message.id)?.());
+		child.on('message', (message) => acks.get(message.id)?.(message));
+		const ask = (message) =>
+			new Promise((done) => {
+				const id = ++nextId;
+				acks.set(id, (reply) => (acks.delete(id), done(reply)));
+				child.send({ id, ...message });
+			});
 		return new Promise((resolve, reject) => {
 			child.once('error', reject);
 			child.once('message', ({ url }) =>
@@ -32,13 +52,13 @@ if (require.main === module) {
 						return latencyMs;
 					},
 					/** Added latency of every gateway reply from now on. */
-					setLatency(ms) {
-						const id = ++nextId;
+					async setLatency(ms) {
 						latencyMs = ms;
-						return new Promise((done) => {
-							acks.set(id, () => (acks.delete(id), done()));
-							child.send({ id, latencyMs: ms });
-						});
+						await ask({ latencyMs: ms });
+					},
+					/** The most gateway requests in flight at once since the last call. */
+					async takePeakInFlight() {
+						return (await ask({ takePeak: true })).peak;
 					},
 					close() {
 						return new Promise((done) => {

@@ -8,6 +8,8 @@ const { MERCHANT } = require('./common');
 const CREDENTIAL = { id: 'cgBench00000000001', name: 'Card Gateway bench' };
 // For the stock Webhook node with Header Auth: n8n's own cost of a webhook that reads a credential.
 const HEADER_AUTH = { id: 'cgBench00000000002', name: 'Header Auth bench', header: 'X-Bench-Auth', value: 'bench-header-secret' };
+// For the stock Webhook node with JWT Auth: n8n's own node verifying a signature (HS256) with a credential's secret on every call.
+const JWT_AUTH = { id: 'cgBench00000000003', name: 'JWT Auth bench', secret: 'bench-jwt-secret-0123456789abcdef', algorithm: 'HS256' };
 const TRIGGER_WEBHOOK_ID = 'b0b0b0b0-0001-4000-8000-0000000000aa';
 const OPS = { getStatus: { resource: 'transaction', operation: 'getStatus', command: 'status' }, return: { resource: 'payment', operation: 'return', command: 'return' } };
 
@@ -88,7 +90,7 @@ function httpWorkflow(op, sandboxUrl, batch) {
 	]);
 }
 
-/** Our trigger (signature check, no confirmation query), n8n's stock Webhook node, and that node with Header Auth. */
+/** Our trigger (signature check, no confirmation query), n8n's stock Webhook node, and that node with Header Auth and with JWT Auth. */
 function triggerWorkflows() {
 	const ours = node('Card Gateway Trigger', 'n8n-nodes-card-gateway.cardGatewayTrigger', 2, { confirm: 'off' }, { webhookId: TRIGGER_WEBHOOK_ID, credentials: { cardGatewayApi: CREDENTIAL } });
 	const stock = node('Webhook', 'n8n-nodes-base.webhook', 2, { httpMethod: 'GET', path: 'bench-stock-hook', responseMode: 'onReceived', options: {} }, { webhookId: uuid() });
@@ -99,12 +101,20 @@ function triggerWorkflows() {
 		{ httpMethod: 'GET', path: 'bench-stock-auth-hook', authentication: 'headerAuth', responseMode: 'onReceived', options: {} },
 		{ webhookId: uuid(), credentials: { httpHeaderAuth: { id: HEADER_AUTH.id, name: HEADER_AUTH.name } } },
 	);
+	const stockJwt = node(
+		'Webhook',
+		'n8n-nodes-base.webhook',
+		2,
+		{ httpMethod: 'GET', path: 'bench-stock-jwt-hook', authentication: 'jwtAuth', responseMode: 'onReceived', options: {} },
+		{ webhookId: uuid(), credentials: { jwtAuth: { id: JWT_AUTH.id, name: JWT_AUTH.name } } },
+	);
 	const settings = { executionOrder: 'v1', saveDataSuccessExecution: 'none', saveManualExecutions: false };
 	return [
 		{ id: 'benchTrigOurs', name: 'benchTrigOurs', active: false, settings, nodes: [ours], connections: {} },
 		{ id: 'benchTrigStock', name: 'benchTrigStock', active: false, settings, nodes: [stock], connections: {} },
 		{ id: 'benchTrigStockAuth', name: 'benchTrigStockAuth', active: false, settings, nodes: [stockAuth], connections: {} },
+		{ id: 'benchTrigStockJwt', name: 'benchTrigStockJwt', active: false, settings, nodes: [stockJwt], connections: {} },
 	];
 }
 
-module.exports = { CREDENTIAL, HEADER_AUTH, TRIGGER_WEBHOOK_ID, OPS, oursWorkflow, httpWorkflow, triggerWorkflows };
+module.exports = { CREDENTIAL, HEADER_AUTH, JWT_AUTH, TRIGGER_WEBHOOK_ID, OPS, oursWorkflow, httpWorkflow, triggerWorkflows };
