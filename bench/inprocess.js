@@ -36,8 +36,13 @@ const TARGET_SECS = QUICK ? 3 : 6;
 const credentialType = new CardGatewayApi();
 const NODE_TYPE = 'n8n-nodes-card-gateway.cardGateway';
 
-async function runBulk(credentials, op, orders, concurrency) {
+/**
+ * `constant`: the order IDs typed in as constants (every item asks about the first order) instead of
+ * `{{ $json.cid }}` expressions: the same node work without n8n's expression evaluation per item.
+ */
+async function runBulk(credentials, op, orders, concurrency, constant = false) {
 	const [resource, operation] = op === 'getStatus' ? ['transaction', 'getStatus'] : ['payment', 'return'];
+	const ids = constant ? { merchantOrderId: orders[0].cid, gatewayOrderId: orders[0].oid } : { merchantOrderId: '={{ $json.cid }}', gatewayOrderId: '={{ $json.oid }}' };
 	const cpu0 = process.cpuUsage();
 	const t0 = process.hrtime.bigint();
 	const { run } = await engine.runWorkflow({
@@ -47,7 +52,7 @@ async function runBulk(credentials, op, orders, concurrency) {
 			{
 				name: 'Card Gateway',
 				type: NODE_TYPE,
-				parameters: { resource, operation, merchantOrderId: '={{ $json.cid }}', gatewayOrderId: '={{ $json.oid }}', options: { concurrency } },
+				parameters: { resource, operation, ...ids, options: { concurrency } },
 				credentials: { cardGatewayApi: { id: 'c', name: 'bench' } },
 			},
 		],
@@ -121,6 +126,7 @@ async function main() {
 					const helperRates = [];
 					const helperCpuPerItem = [];
 					const vsHelper = [];
+					const constantVsHelper = [];
 					for (let run = 0; run < RUNS; run++) {
 						const orders = op === 'getStatus' ? statusPool.slice(0, n) : await seedSales(sandbox, n, `ipr${run}`);
 						const helperOrders = op === 'getStatus' ? orders : latency && (await seedSales(sandbox, n, `iph${run}`));
@@ -134,12 +140,14 @@ async function main() {
 							helperRates.push(helper.rate);
 							helperCpuPerItem.push(helper.cpuMsPerItem);
 							vsHelper.push(measured.rate / helper.rate);
+							// a status query may repeat an order: the same run without expressions (a refund may not)
+							if (op === 'getStatus') constantVsHelper.push((await runBulk(credentials, op, orders, c, true)).rate / helper.rate);
 						}
 						await sandbox.setLatency(0);
 					}
 					const ofBound = Number.isFinite(bound) ? median(rates) / bound : null;
-					const row = { op, latency, c, effectiveC: Math.min(c, MAX_CONCURRENCY), items: n, nominal, bound, rate: summary(rates), cpuMsPerItem: summary(cpuPerItem), helper: latency ? summary(helperRates) : null, helperCpuMsPerItem: latency ? summary(helperCpuPerItem) : null, vsHelper: latency ? summary(vsHelper) : null, ofNominal: Number.isFinite(nominal) ? median(rates) / nominal : null, ofBound };
-					log(`in-process ${op.padEnd(9)} ${String(latency).padStart(3)} ms c=${String(c).padEnd(2)} n=${String(n).padEnd(5)} ${row.rate.median.toFixed(1)}/s cpu ${row.cpuMsPerItem.median.toFixed(2)} ms/item${ofBound ? ` (${(ofBound * 100).toFixed(0)} % of bound ${bound.toFixed(0)}/s; helper alone ${row.helper.median.toFixed(1)}/s, ours ÷ helper ${row.vsHelper.median.toFixed(2)}, helper cpu ${row.helperCpuMsPerItem.median.toFixed(2)} ms/item)` : ''}`);
+					const row = { op, latency, c, effectiveC: Math.min(c, MAX_CONCURRENCY), items: n, nominal, bound, rate: summary(rates), cpuMsPerItem: summary(cpuPerItem), helper: latency ? summary(helperRates) : null, helperCpuMsPerItem: latency ? summary(helperCpuPerItem) : null, vsHelper: latency ? summary(vsHelper) : null, constantVsHelper: constantVsHelper.length ? summary(constantVsHelper) : null, ofNominal: Number.isFinite(nominal) ? median(rates) / nominal : null, ofBound };
+					log(`in-process ${op.padEnd(9)} ${String(latency).padStart(3)} ms c=${String(c).padEnd(2)} n=${String(n).padEnd(5)} ${row.rate.median.toFixed(1)}/s cpu ${row.cpuMsPerItem.median.toFixed(2)} ms/item${ofBound ? ` (${(ofBound * 100).toFixed(0)} % of bound ${bound.toFixed(0)}/s; helper alone ${row.helper.median.toFixed(1)}/s, ours ÷ helper ${row.vsHelper.median.toFixed(2)}, helper cpu ${row.helperCpuMsPerItem.median.toFixed(2)} ms/item${row.constantVsHelper ? `; without expressions ÷ helper ${row.constantVsHelper.median.toFixed(2)}` : ''})` : ''}`);
 					rows.push(row);
 				}
 			}

@@ -22,7 +22,7 @@ import { expireMonth, expireYear, sectionHeading, type Field } from './fields';
 import { hasLimits, reserveSpending, runSettings } from './limits';
 import { extraFields, optionsCollection, RETRY_ON_FAIL_WARNING, runOptions, type RunOptions } from './options';
 import { moneyOutcome } from './moneyOutcome';
-import { nodeOf, nodeParameter } from './parameters';
+import { nodeOf, nodeParameter, readAhead } from './parameters';
 import { summarise } from './output';
 import { asText, checkExpiry, isEmpty, label, wireValue } from './values';
 
@@ -176,6 +176,21 @@ async function beforeSending(ctx: IExecuteFunctions, spec: OperationSpec, itemIn
 	const request = withInputErrors(ctx, itemIndex, () => buildRequest(ctx, spec, itemIndex, auth, login));
 	await spec.prepare?.(ctx, { itemIndex, label: spec.label, login, request, endpoint: endpointChoice(options), timeoutMs: Math.round(options.timeoutSeconds * 1000) });
 	return { options, auth, login, request, run };
+}
+
+/**
+ * Reads an item's own fields ahead of it, so that n8n evaluates their expressions while another
+ * request is in flight; the item's own reads then get these values. A field that fails to read is
+ * left for the item's own read, which reports it for that item.
+ */
+export function readItemAhead(ctx: IExecuteFunctions, spec: OperationSpec, itemIndex: number): void {
+	for (const field of [...(spec.required ?? []), ...(spec.main ?? [])]) {
+		try {
+			readAhead(ctx, field.property.name, itemIndex, '');
+		} catch {
+			// reported by the item's own read
+		}
+	}
 }
 
 /** The amount a new order asks for: the amount, or any of the amounts a rebill may try in turn. */
