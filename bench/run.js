@@ -46,6 +46,16 @@ function jwtTarget(t, setting) {
 	return `| trigger ≥ 1.0 × stock Webhook with JWT Auth at equal or better p99, ${setting} (p99 ${fmt(t.oursP99.median)} vs ${fmt(t.stockJwtP99.median)} ms) | ${fmt(t.ratioVsJwt.median, 2)} | ${mark(t.ratioVsJwt.median >= 1 && p99)} |`;
 }
 
+/** A section of the report as it stands now (up to the next section), or nothing. */
+function previousSection(heading) {
+	const file = path.join(__dirname, QUICK ? 'RESULTS.quick.md' : 'RESULTS.md');
+	const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+	const start = text.indexOf(heading);
+	if (start < 0) return [];
+	const end = text.indexOf('\n## ', start + heading.length);
+	return text.slice(start, end < 0 ? undefined : end + 1).split('\n');
+}
+
 function report() {
 	const m = machine();
 	const signing = read('signing');
@@ -134,7 +144,9 @@ function report() {
 		L.push('');
 	}
 
-	L.push(...queueSection(read('queue')));
+	const queue = read('queue');
+	// bench/out is not committed: a checkout without bench/queue.js's results keeps the section it had
+	L.push(...(queue ? queueSection(queue) : previousSection('## 7. Queue mode')));
 	L.push('## Targets', '');
 	const T = [];
 	const c16 = real?.bulk?.filter((r) => r.c === 16 && r.latency === 100) ?? [];
