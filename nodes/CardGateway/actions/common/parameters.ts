@@ -33,10 +33,10 @@ export function nodeOf(ctx: IExecuteFunctions): INode {
 export function nodeParameter(ctx: IExecuteFunctions, name: string, itemIndex: number, fallback: NodeParameterValueType | object): unknown {
 	const run = runParameters(ctx);
 	if (run.readAhead.size) {
-		const itemKey = `${itemIndex}\u0000${name}`;
-		if (run.readAhead.has(itemKey)) {
-			const value = run.readAhead.get(itemKey);
-			run.readAhead.delete(itemKey);
+		const key = itemKey(itemIndex, name);
+		if (run.readAhead.has(key)) {
+			const value = run.readAhead.get(key);
+			run.readAhead.delete(key);
 			return value;
 		}
 	}
@@ -52,9 +52,11 @@ export function nodeParameter(ctx: IExecuteFunctions, name: string, itemIndex: n
 export function readAhead(ctx: IExecuteFunctions, name: string, itemIndex: number, fallback: NodeParameterValueType | object): unknown {
 	const value = nodeParameter(ctx, name, itemIndex, fallback);
 	const run = runParameters(ctx);
-	if (!run.constants.has(name)) run.readAhead.set(`${itemIndex}\u0000${name}`, value);
+	if (!run.constants.has(name)) run.readAhead.set(itemKey(itemIndex, name), value);
 	return value;
 }
+
+const itemKey = (itemIndex: number, name: string) => `${itemIndex}\u0000${name}`;
 
 /** The stored (unresolved) value of a parameter; `a.b` reaches into collections. */
 function rawParameter(node: INode, path: string): unknown {
