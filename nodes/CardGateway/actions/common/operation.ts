@@ -1,7 +1,4 @@
-import { randomBytes } from 'node:crypto';
-
 import {
-	NodeOperationError,
 	updateDisplayOptions,
 	type IDataObject,
 	type IExecuteFunctions,
@@ -18,11 +15,13 @@ import type { OperationOf, Resource } from '../node.type';
 
 import { deliver, waitForFinalStatus, type DeliveryPlan } from './delivery';
 import { rehearse } from './dryRun';
+import { guardAiAgent, guardRetryOnFail } from './guards';
+import { generatedOrderId } from './orderIds';
 import { expireMonth, expireYear, sectionHeading, type Field } from './fields';
 import { hasLimits, reserveSpending, runSettings } from './limits';
 import { extraFields, optionsCollection, RETRY_ON_FAIL_WARNING, runOptions, type RunOptions } from './options';
 import { moneyOutcome } from './moneyOutcome';
-import { nodeOf, nodeParameter, readAhead } from './parameters';
+import { nodeParameter, readAhead } from './parameters';
 import { summarise } from './output';
 import { asText, checkExpiry, isEmpty, label, wireValue } from './values';
 
@@ -199,26 +198,6 @@ function requestedMoney(values: Record<string, string>): DeliveryPlan['requested
 	return { amounts: [values.amount, ...alternatives], currency: values.currency };
 }
 
-function guardAiAgent(ctx: IExecuteFunctions, spec: OperationSpec, options: RunOptions, itemIndex: number): void {
-	if (!nodeOf(ctx).type.endsWith('Tool') || !movesMoney(spec) || options.allowAiMoneyMovement) return;
-	throw new NodeOperationError(ctx.getNode(), `${spec.label} moves money, and AI agents may not run it through this tool`, {
-		itemIndex,
-		description:
-			'This node runs as an AI agent tool. Money-moving operations are refused unless the option "Allow AI Agents to Move Money" is on. Turn it on only if the agent\'s inputs are trusted.',
-	});
-}
-
-// n8n's "Retry On Fail" re-runs the whole request after any error, including "the reply was lost":
-// a generated order id would then charge again, and a repeated refund or capture moves money twice.
-function guardRetryOnFail(ctx: IExecuteFunctions, spec: OperationSpec, itemIndex: number): void {
-	if (!nodeOf(ctx).retryOnFail || !movesMoney(spec)) return;
-	throw new NodeOperationError(ctx.getNode(), `${spec.label} moves money and must not run with the node setting "Retry On Fail"`, {
-		itemIndex,
-		description:
-			'Turn off Settings → Retry On Fail for this node. The node already recovers lost replies safely: it asks the gateway for the order status and resends only when the gateway has no such order.',
-	});
-}
-
 function endpointChoice(options: RunOptions): EndpointChoice | undefined {
 	// An endpoint set in the node replaces the credential's endpoint and group alike.
 	if (options.endpointId) return { endpointId: options.endpointId, endpointGroupId: options.endpointGroupId };
@@ -253,7 +232,7 @@ function buildRequest(ctx: IExecuteFunctions, spec: OperationSpec, itemIndex: nu
 	for (const { field, required, raw } of placed) {
 		let value = raw;
 		if (isEmpty(value) && field.merchantOrderId === 'new') {
-			value = `n8n-${randomBytes(6).toString('hex')}`;
+			value = generatedOrderId(ctx, itemIndex);
 			built.generatedOrderId = true;
 		}
 		if (isEmpty(value)) {
