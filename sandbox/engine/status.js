@@ -13,10 +13,11 @@ class Status {
 			? this.store.orders.get(p.orderid)
 			: this.store.findByClientId(scope.key, cid) || this.store.findUniqueForMerchant(merchant, cid);
 		// v4: the login in the body must be the merchant who signed; an unknown order is refused
-		// with HTTP 400 and a JSON error-message (hosted-fields emulator, gateway.ts).
+		// with HTTP 400 and a JSON error-message worded as the vendor's emulator words it
+		// (hosted-fields-examples e2e-tests/src/emulator/gateway.ts, docs/sandbox.md).
 		if (ctx.def.v4 && p.login !== merchant.login) fail(E_AUTH, `Login '${p.login}' is not the merchant who signed the request`);
 		const known = order && order.merchant === merchant && order.cid === cid;
-		if (!known && ctx.def.v4) fail(E_NOT_FOUND, `Order ${p.orderid} not found`);
+		if (!known && ctx.def.v4) fail(E_NOT_FOUND, `Unknown order ${p.orderid}.`);
 		if (!known) {
 			// Guess (not in the docs): a correctly signed query for an unknown order is a status
 			// reply with status=error, not a validation error.
@@ -34,6 +35,7 @@ class Status {
 			if (order.pollsLeft > 0) order.pollsLeft--;
 			else this.finalize(order);
 		}
+		if (ctx.def.v4) return this.statusReplyV4(order, ctx.baseUrl);
 		const reply = this.statusReply(order, ctx.serial, ctx.baseUrl);
 		if (p['by-request-sn']) {
 			const tx = order.transactions.find((t) => t.serial === p['by-request-sn']);
@@ -87,6 +89,43 @@ class Status {
 		}
 		if (order.cardRefId) r['card-ref-id'] = order.cardRefId;
 		if (order.recurringPaymentId) r['recurring-payment-id'] = order.recurringPaymentId;
+		return r;
+	}
+
+	/**
+	 * The v4 status reply in the shape of the vendor's emulator: untyped JSON, no serial-number,
+	 * paynet-order-id a string; the order's amount and currency and the card; redirect-to while
+	 * 3-D Secure is pending; approval-code, processor-rrn and bank_message once approved;
+	 * error-message and error-code otherwise. by-request-sn is not read (the emulator has none).
+	 */
+	statusReplyV4(order, baseUrl) {
+		const last = order.transactions[order.transactions.length - 1];
+		const status = order.finalized ? last.status : 'processing';
+		const r = {
+			'paynet-order-id': String(order.orderid),
+			'merchant-order-id': order.cid,
+			status,
+			amount: formatMinor(this.netAmount(order), order.currency),
+			currency: order.currency,
+		};
+		if (order.card) {
+			r['card-type'] = order.card.type;
+			r['last-four-digits'] = order.card.lastFour;
+			if (order.card.holder) r['cardholder-name'] = order.card.holder;
+		}
+		if (!order.finalized && order.threeDS && order.threeDS.pending) {
+			r['redirect-to'] = `${baseUrl || order.baseUrl}/sandbox/acs/${order.orderid}`;
+		}
+		if (order.finalized && status === 'approved') {
+			r['approval-code'] = order.approvalCode;
+			// A retrieval reference number is 12 digits; the sandbox's is the order id, zero-padded.
+			r['processor-rrn'] = String(order.orderid).padStart(12, '0');
+			r.bank_message = 'Approved';
+		}
+		if (order.finalized && status !== 'approved' && order.outcome && order.outcome.errorMessage) {
+			r['error-message'] = order.outcome.errorMessage;
+			r['error-code'] = order.outcome.errorCode;
+		}
 		return r;
 	}
 }

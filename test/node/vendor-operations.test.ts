@@ -2,6 +2,9 @@
 // (a full capture learns them first) and is accepted under both readings the sandbox offers; the
 // control amount is hundredths for every currency; and the operations the vendor's clients use
 // (v2 transfer by reference, transfer form, v4 sale with a hosted-fields ticket, v4 status).
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
 import type { IDataObject } from 'n8n-workflow';
 
 import { CARD, CUSTOMER, MERCHANT, PAN2, RETURN_URL, WAIT, cardPayment, runNode, single, useSandbox, type Sandbox } from './harness';
@@ -131,7 +134,7 @@ describe('v4 sale with a hosted-fields ticket, and v4 status', () => {
 		expect(JSON.stringify(out)).not.toContain('hft_');
 
 		const status = single(await runNode(env.sb, { resource: 'transaction', operation: 'getStatusV4', merchantOrderId: 'v4-sale-1', gatewayOrderId: out.orderid }));
-		expect(status).toMatchObject({ status: 'approved', final: true, amount: '12.34', lastFourDigits: '4444', cardHolderName: 'JANE ROE' });
+		expect(status).toMatchObject({ status: 'approved', final: true, orderid: out.orderid, client_orderid: 'v4-sale-1', amount: '12.34', lastFourDigits: '4444', cardHolderName: 'JANE ROE' });
 		const [query] = await sent(env.sb, 'v4-sale-1', 'status');
 		expect(query).toMatchObject({ path: '/paynet/api/v4/status/1001' });
 		expect(query.params).toMatchObject({ login: MERCHANT.login, orderid: out.orderid });
@@ -152,7 +155,7 @@ describe('v4 sale with a hosted-fields ticket, and v4 status', () => {
 		expect(run.error?.description).toContain('no money moved');
 		expect(await env.sb.ledger('v4-sale-4')).toEqual([]);
 		const unknown = await runNode(env.sb, { resource: 'transaction', operation: 'getStatusV4', merchantOrderId: 'nope', gatewayOrderId: '1' });
-		expect(unknown.error?.message).toContain('Order 1 not found');
+		expect(unknown.error?.message).toContain('Unknown order 1.');
 	});
 
 	it('a lost reply of the sale is recovered by a status query; the ticket is spent once', async () => {
@@ -173,5 +176,176 @@ describe('v4 sale with a hosted-fields ticket, and v4 status', () => {
 		expect(v2.error?.message).toContain('moves money');
 		expect(await sent(env.sb, 'v4-sale-ai', 'sale')).toEqual([]);
 		expect(await sent(env.sb, 'tbr-ai', 'transfer-by-ref')).toEqual([]);
+	});
+});
+
+// Finding 8: the v4 status reply is untyped JSON without serial-number (the vendor's emulator,
+// hosted-fields-examples e2e-tests/src/emulator/gateway.ts); the sandbox answers in that shape.
+describe('Transaction → Get Status (V4): the untyped reply of the vendor\'s emulator', () => {
+	const mint = async (cvv2: string) =>
+		(await env.sb.admin<{ token: string }>('POST', 'hosted-fields/tokens', { credit_card_number: PAN2, expire_month: '10', expire_year: '2034', cvv2 })).token;
+	/** A v4 sale paid with a ticket whose CVV decides the outcome; returns the gateway order ID. */
+	const ticketSale = async (merchantOrderId: string, cvv2: string) =>
+		single(
+			await runNode(env.sb, {
+				resource: 'payment',
+				operation: 'saleWithToken',
+				merchantOrderId,
+				orderDescription: 'Hosted fields order',
+				amount: '12.34',
+				currency: 'USD',
+				hostedFieldsToken: await mint(cvv2),
+				...CUSTOMER,
+				redirectUrl: RETURN_URL,
+				additionalFields: { cardholderName: 'JANE ROE' },
+			}),
+		).orderid;
+	const statusV4 = (merchantOrderId: string, gatewayOrderId: string, options: { includeRawReply?: boolean } = {}) =>
+		runNode(env.sb, { resource: 'transaction', operation: 'getStatusV4', merchantOrderId, gatewayOrderId, options });
+	/** The reply the sandbox sent to the last v4 status query (its own request log). */
+	const v4Queries = async (clientOrderId: string) => (await env.sb.requests()).filter((r) => r.client_orderid === clientOrderId && r.path.startsWith('/paynet/api/v4/status/'));
+
+	it('approved: every field the reply carries is mapped; the raw reply has no type and no serial-number', async () => {
+		const orderid = await ticketSale('v4-st-ok', '123');
+		const out = single(await statusV4('v4-st-ok', orderid, { includeRawReply: true }));
+		expect(out).toMatchObject({
+			status: 'approved',
+			final: true,
+			orderid,
+			client_orderid: 'v4-st-ok',
+			amount: '12.34',
+			currency: 'USD',
+			approvalCode: expect.stringMatching(/^\d{6}$/),
+			cardType: 'MASTERCARD',
+			lastFourDigits: '4444',
+			cardHolderName: 'JANE ROE',
+		});
+		expect(out).not.toHaveProperty('type');
+		expect(out).not.toHaveProperty('serialNumber');
+		expect(out).not.toHaveProperty('recoveredFromLostReply');
+		expect(out.raw).toEqual({
+			'paynet-order-id': orderid,
+			'merchant-order-id': 'v4-st-ok',
+			status: 'approved',
+			amount: '12.34',
+			currency: 'USD',
+			'card-type': 'MASTERCARD',
+			'last-four-digits': '4444',
+			'cardholder-name': 'JANE ROE',
+			'approval-code': out.approvalCode,
+			'processor-rrn': expect.stringMatching(/^\d{12}$/),
+			bank_message: 'Approved',
+		});
+		expect(await v4Queries('v4-st-ok')).toHaveLength(1);
+		expect((await env.sb.ledger('v4-st-ok')).map((e) => [e.kind, e.amount])).toEqual([['sale', '12.34']]);
+	});
+
+	it('3-D Secure: processing with redirect-to, then approved once the payer has passed the check', async () => {
+		const orderid = await ticketSale('v4-st-3ds', '321');
+		const pending = single(await statusV4('v4-st-3ds', orderid));
+		const acs = `${env.sb.url}/sandbox/acs/${orderid}`;
+		expect(pending).toMatchObject({ status: 'processing', final: false, threeDSecureRequired: true, redirectUrl: acs, orderid, client_orderid: 'v4-st-3ds' });
+		expect(pending).not.toHaveProperty('approvalCode');
+		expect(await env.sb.ledger('v4-st-3ds')).toEqual([]);
+		const page = await fetch(acs, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'password=hint' });
+		expect(page.status).toBe(200);
+		const done = single(await statusV4('v4-st-3ds', orderid));
+		expect(done).toMatchObject({ status: 'approved', final: true, orderid });
+		expect(done).not.toHaveProperty('threeDSecureRequired');
+		expect(done).not.toHaveProperty('redirectUrl');
+		expect((await env.sb.ledger('v4-st-3ds')).map((e) => [e.kind, e.amount])).toEqual([['sale', '12.34']]);
+	});
+
+	it('declined: final, with the gateway\'s message and code; no money moved', async () => {
+		const orderid = await ticketSale('v4-st-no', '116');
+		const out = single(await statusV4('v4-st-no', orderid));
+		expect(out).toMatchObject({ status: 'declined', final: true, orderid, client_orderid: 'v4-st-no', errorMessage: 'Insufficient funds', errorCode: '116' });
+		expect(out).not.toHaveProperty('approvalCode');
+		expect(await env.sb.ledger('v4-st-no')).toEqual([]);
+	});
+
+	it('an unknown order, or a known gateway order ID with another merchant order ID, is a clear error (HTTP 400)', async () => {
+		const unknown = await statusV4('v4-st-none', '987654');
+		expect(unknown.items).toEqual([]);
+		expect(unknown.error?.message).toBe('Transaction → Get Status (v4): Unknown order 987654. (code 3)');
+		expect(unknown.error?.httpCode).toBe('400');
+		const orderid = await ticketSale('v4-st-mine', '123');
+		const mismatch = await statusV4('v4-st-not-mine', orderid);
+		expect(mismatch.error?.message).toContain(`Unknown order ${orderid}.`);
+		expect(mismatch.error?.httpCode).toBe('400');
+	});
+});
+
+/**
+ * A stand-in for the vendor's emulator (or for what sits between the node and it): answers every
+ * v4 status with a fixed status code and body, as application/vnd.pay+json.
+ */
+async function fixedReplies(): Promise<{ url: string; answer(status: number, body: unknown): void; close(): Promise<void> }> {
+	let next: { status: number; body: string } = { status: 500, body: '{}' };
+	const server: Server = createServer((request, response) => {
+		request.resume();
+		request.on('end', () => {
+			response.writeHead(next.status, { 'content-type': 'application/vnd.pay+json; charset=utf-8' });
+			response.end(next.body);
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	return {
+		url: `http://127.0.0.1:${port}/paynet`,
+		answer(status, body) {
+			next = { status, body: JSON.stringify(body) };
+		},
+		close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+	};
+}
+
+describe('Transaction → Get Status (V4) reads an untyped reply only when it is about the order it asked for', () => {
+	let stub: Awaited<ReturnType<typeof fixedReplies>>;
+	beforeAll(async () => {
+		stub = await fixedReplies();
+	});
+	afterAll(() => stub.close());
+	const ask = () => runNode(env.sb, { resource: 'transaction', operation: 'getStatusV4', merchantOrderId: 'hf-1', gatewayOrderId: '4823190' }, { credentials: { baseUrl: stub.url } });
+	// The emulator's approved reply (gateway.ts: common fields, then status, approval-code, processor-rrn, bank_message).
+	const APPROVED = {
+		'paynet-order-id': '4823190',
+		'merchant-order-id': 'hf-1',
+		amount: '12.34',
+		currency: 'USD',
+		'card-type': 'VISA',
+		'last-four-digits': '4448',
+		'cardholder-name': 'JANE ROE',
+		status: 'approved',
+		'approval-code': '831000',
+		'processor-rrn': 'rrn-4823190',
+		bank_message: 'Approved',
+	};
+
+	it('the emulator\'s own approved reply', async () => {
+		stub.answer(200, APPROVED);
+		expect(single(await ask())).toMatchObject({ status: 'approved', final: true, orderid: '4823190', client_orderid: 'hf-1', amount: '12.34', approvalCode: '831000', lastFourDigits: '4448' });
+	});
+
+	it('the emulator\'s refusal of an unknown order: HTTP 400, untyped error-message', async () => {
+		stub.answer(400, { 'error-message': 'Unknown order 4823190.' });
+		const run = await ask();
+		expect(run.error?.message).toBe('Transaction → Get Status (v4): Unknown order 4823190.');
+		expect(run.error?.httpCode).toBe('400');
+	});
+
+	it.each([
+		['a proxy\'s {"status":"approved"}', { status: 'approved' }, 'that does not name the merchant order ID'],
+		['an approved reply about another merchant order', { ...APPROVED, 'merchant-order-id': 'someone-elses' }, 'about another merchant order ("someone-elses")'],
+		['an approved reply about another gateway order', { ...APPROVED, 'paynet-order-id': '1' }, 'about another gateway order ("1")'],
+		['an approved reply without the merchant order ID', { ...APPROVED, 'merchant-order-id': undefined }, 'that does not name the merchant order ID'],
+		['an approved reply without the gateway order ID', { ...APPROVED, 'paynet-order-id': undefined }, 'that does not name the gateway order ID'],
+	])('%s is not a gateway reply: an error, never an approval', async (_name, body, why) => {
+		stub.answer(200, body);
+		const run = await ask();
+		expect(run.items).toEqual([]);
+		expect(run.error?.message).toBe(`Transaction → Get Status (v4): no gateway reply for order "hf-1" (the answer was an untyped status ${why} (HTTP 200))`);
+		expect(run.error?.description).toContain('check the order');
+		expect(run.serialised).not.toContain('"final":true');
 	});
 });

@@ -103,7 +103,25 @@ describe('v4 sale with a hosted-fields ticket, and v4 status (RSA, JSON)', () =>
 		expect(r.data).toEqual({ 'paynet-order-id': expect.any(Number), 'merchant-order-id': p.client_orderid, 'serial-number': expect.any(String) });
 		const orderid = String(r.data['paynet-order-id']);
 		const status = await c.oauth('v4/status/1001', { login: MERCHANT.login, client_orderid: p.client_orderid, orderid });
-		expect(status.data).toMatchObject({ status: 'approved', 'paynet-order-id': orderid, amount: '12.34', currency: 'USD', 'last-four-digits': '1111', 'cardholder-name': 'JANE ROE' });
+		expect(status.status).toBe(200);
+		expect(status.headers['content-type']).toMatch(/^application\/vnd\.pay\+json/);
+		// The vendor's emulator's shape: untyped, no serial-number, paynet-order-id a string here.
+		expect(status.data).toEqual({
+			'paynet-order-id': orderid,
+			'merchant-order-id': p.client_orderid,
+			status: 'approved',
+			amount: '12.34',
+			currency: 'USD',
+			'card-type': 'VISA',
+			'last-four-digits': '1111',
+			'cardholder-name': 'JANE ROE',
+			'approval-code': expect.stringMatching(/^\d{6}$/),
+			'processor-rrn': expect.stringMatching(/^\d{12}$/),
+			bank_message: 'Approved',
+		});
+		// The v2 status of the same order keeps its typed reply.
+		const v2 = await c.status(orderid, p.client_orderid);
+		expect(v2.data).toMatchObject({ type: 'status-response', 'serial-number': expect.any(String), status: 'approved', 'paynet-order-id': orderid });
 		expect(kinds(await c.ledger(orderid))).toEqual(['sale:12.34']);
 		const again = await c.oauth('v4/sale/1001', { ...p, client_orderid: c.cid() });
 		expect(again.status).toBe(400);
@@ -114,14 +132,23 @@ describe('v4 sale with a hosted-fields ticket, and v4 status (RSA, JSON)', () =>
 		const declined = await c.oauth('v4/sale/1001', sale(await mint({ cvv2: '116' })));
 		const orderid = String(declined.data['paynet-order-id']);
 		const cid = (await c.order(orderid)).client_orderid;
-		expect((await c.oauth('v4/status/1001', { login: MERCHANT.login, client_orderid: cid, orderid })).data).toMatchObject({ status: 'declined', 'error-message': 'Insufficient funds' });
+		const refused = (await c.oauth('v4/status/1001', { login: MERCHANT.login, client_orderid: cid, orderid })).data;
+		expect(refused).toMatchObject({ status: 'declined', 'paynet-order-id': orderid, 'merchant-order-id': cid, 'error-message': 'Insufficient funds', 'error-code': 116 });
+		expect(refused).not.toHaveProperty('type');
+		expect(refused).not.toHaveProperty('serial-number');
+		expect(refused).not.toHaveProperty('approval-code');
 		const tds = await c.oauth('v4/sale/1001', sale(await mint({ cvv2: '321' })));
 		const tdsId = String(tds.data['paynet-order-id']);
-		const pending = await c.oauth('v4/status/1001', { login: MERCHANT.login, client_orderid: (await c.order(tdsId)).client_orderid, orderid: tdsId });
-		expect(pending.data).toMatchObject({ status: 'processing', 'redirect-to': `${sb.url}/sandbox/acs/${tdsId}` });
+		const tdsCid = (await c.order(tdsId)).client_orderid;
+		const pending = await c.oauth('v4/status/1001', { login: MERCHANT.login, client_orderid: tdsCid, orderid: tdsId });
+		expect(pending.data).toEqual({
+			'paynet-order-id': tdsId, 'merchant-order-id': tdsCid, status: 'processing', amount: '12.34', currency: 'USD',
+			'card-type': 'VISA', 'last-four-digits': '1111', 'cardholder-name': 'JANE ROE', 'redirect-to': `${sb.url}/sandbox/acs/${tdsId}`,
+		});
 	});
 
 	it('refuses card data beside the ticket, unknown tickets, unknown orders and a foreign login, with HTTP 400 and JSON', async () => {
+		const sale0 = await c.oauth('v4/sale/1001', sale(await mint()));
 		const before = await c.snapshot();
 		const withCard = await c.oauth('v4/sale/1001', sale(await mint(), { credit_card_number: CARD }));
 		expect(withCard.status).toBe(400);
@@ -129,7 +156,10 @@ describe('v4 sale with a hosted-fields ticket, and v4 status (RSA, JSON)', () =>
 		expect((await c.oauth('v4/sale/1001', sale('hft_unknown'))).data['error-message']).toMatch(/Unknown or already spent/);
 		const unknown = await c.oauth('v4/status/1001', { login: MERCHANT.login, client_orderid: 'nope', orderid: '1' });
 		expect(unknown.status).toBe(400);
-		expect(unknown.data).toMatchObject({ 'error-message': 'Order 1 not found', 'error-code': 3 });
+		expect(unknown.data).toMatchObject({ 'error-message': 'Unknown order 1.', 'error-code': 3 });
+		const otherCid = await c.oauth('v4/status/1001', { login: MERCHANT.login, client_orderid: 'not-the-one', orderid: String(sale0.data['paynet-order-id']) });
+		expect(otherCid.status).toBe(400);
+		expect(otherCid.data['error-message']).toBe(`Unknown order ${sale0.data['paynet-order-id']}.`);
 		const foreign = await c.oauth('v4/status/1001', { login: 'other-merchant', client_orderid: 'nope', orderid: '1' });
 		expect(foreign.data['error-code']).toBe(2);
 		expect(await c.snapshot()).toBe(before);

@@ -93,6 +93,8 @@ export const GATEWAY_ORDER_ID_SPELLINGS = ['paynet-order-id', 'orderid', 'paynet
 
 const GATEWAY_TYPE = /^(validation-error|error|[a-z0-9]+(?:-[a-z0-9]+)*-response)$/;
 const ERROR_TYPES = new Set(['validation-error', 'error']);
+/** The statuses a gateway reply can carry (gateway-facts §5.3, §8). */
+const GATEWAY_STATUSES = new Set(['processing', 'approved', 'declined', 'filtered', 'error', 'unknown']);
 
 /**
  * Why a response is not a gateway reply to this request, or undefined when it is one. Only a gateway
@@ -107,19 +109,49 @@ export function notAGatewayReply(reply: GatewayReply, expected: ReplyExpectation
 	if (type !== undefined) {
 		if (!GATEWAY_TYPE.test(type)) return `a body whose type "${shorten(type)}" no gateway reply has (HTTP ${httpStatus})`;
 		if (!ERROR_TYPES.has(type) && httpStatus !== 200) return `a "${type}" with HTTP ${httpStatus}`;
+	} else if (httpStatus === 200 && fields.status) {
+		// The v4 status reply (the vendor's emulator: untyped JSON, no serial-number). Nothing in it
+		// but the order IDs says it is the gateway's, so it counts only when it names every order ID
+		// the request sent, and the gateway's, and each one is ours: a proxy's {"status":"approved"}
+		// or an answer about another order is never read as this order's status.
+		const unbound = untypedStatusUnbound(reply, expected);
+		if (unbound) return `${unbound} (HTTP ${httpStatus})`;
 	} else {
-		// Untyped replies of the v4 JSON API: a refusal carries error-message, an answer the order IDs.
+		// Untyped replies of the v4 JSON API: a refusal carries error-message, the sale's answer the
+		// serial number and order IDs.
 		const refusal = reply.format === 'json' && httpStatus >= 400 && !!(fields['error-message'] || fields.error_message);
 		const answer = httpStatus === 200 && !!fields['serial-number'] && GATEWAY_ORDER_ID_SPELLINGS.some((name) => !!fields[name]);
 		if (!refusal && !answer) return `a body that is not a gateway reply (HTTP ${httpStatus})`;
 	}
-	const named = (spellings: readonly string[]) => spellings.map((name) => fields[name]).find((value) => value !== undefined && value !== '');
-	const clientOrderId = named(MERCHANT_ORDER_ID_SPELLINGS);
+	const clientOrderId = named(fields, MERCHANT_ORDER_ID_SPELLINGS);
 	if (expected.clientOrderId && clientOrderId !== undefined && clientOrderId !== expected.clientOrderId) {
 		return `a reply about another order ("${shorten(clientOrderId)}")`;
 	}
-	const orderId = named(GATEWAY_ORDER_ID_SPELLINGS);
+	const orderId = named(fields, GATEWAY_ORDER_ID_SPELLINGS);
 	if (expected.orderId && orderId !== undefined && orderId !== expected.orderId) return `a reply about another gateway order (${shorten(orderId)})`;
+	return undefined;
+}
+
+function named(fields: Record<string, string>, spellings: readonly string[]): string | undefined {
+	return spellings.map((name) => fields[name]).find((value) => value !== undefined && value !== '');
+}
+
+/** Why an untyped HTTP-200 reply with a status is not a status reply about the requested order. */
+function untypedStatusUnbound(reply: GatewayReply, expected: ReplyExpectation): string | undefined {
+	const { fields } = reply;
+	if (reply.format !== 'json') return 'an untyped body that is not JSON';
+	if (!GATEWAY_STATUSES.has(fields.status)) return `an untyped body whose status "${shorten(fields.status)}" no gateway reply has`;
+	if (!expected.clientOrderId && !expected.orderId) return 'an untyped status for a request that named no order';
+	for (const [spellings, wanted, what] of [
+		[MERCHANT_ORDER_ID_SPELLINGS, expected.clientOrderId, 'merchant'],
+		[GATEWAY_ORDER_ID_SPELLINGS, expected.orderId, 'gateway'],
+	] as const) {
+		const values = spellings.map((name) => fields[name]).filter((value) => value !== undefined && value !== '');
+		if (values.length === 0 && (wanted || what === 'gateway')) return `an untyped status that does not name the ${what} order ID`;
+		const other = values.find((value) => wanted !== undefined && value !== wanted);
+		if (other !== undefined) return `an untyped status about another ${what} order ("${shorten(other)}")`;
+		if (new Set(values).size > 1) return `an untyped status naming two ${what} order IDs`;
+	}
 	return undefined;
 }
 
