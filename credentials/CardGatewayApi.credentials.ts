@@ -1,6 +1,8 @@
 import { KeyObject } from 'node:crypto';
 
 import type {
+	IAuthenticateRuleResponseCode,
+	IAuthenticateRuleResponseSuccessBody,
 	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
 	ICredentialType,
@@ -8,17 +10,68 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { GatewayInputError } from '../nodes/shared/protocol/errors';
 import { signOAuthRequest } from '../nodes/shared/protocol/oauth';
 import { JSON_MEDIA_TYPE } from '../nodes/shared/protocol/reply';
 import {
+	CREDENTIAL_TEST_ORDER_ID,
 	PARSED_RSA_KEY,
 	SIGNING_HEADER,
 	credentialTestBody,
 	decodeForm,
+	encodeForm,
 	oauthAuthorization,
 	type MerchantCredentials,
 	type SigningRequest,
 } from '../nodes/shared/protocol/signing';
+
+/** What the credential test says when the gateway refuses the probe's signature (HTTP 401 or 403). */
+function rsaRefused(status: number): string {
+	return `The gateway refused the RSA signature (HTTP ${status}): check the private key and the login. The gateway must hold the public half of this private key for this merchant login. (A credential without a private key is tested with the control key instead: then check the login and the control key.)`;
+}
+
+/**
+ * The credential test's probe with an RSA key: a V4 status query, RSA-signed, for an order that does
+ * not exist. Only a refusal of the signature (401/403), a missing API (404) or a server error may fail
+ * it: "order not found" is HTTP 400 with a JSON body in the V4 JSON API, and proves the signature was
+ * accepted. n8n passes this to its HTTP client as is (IgnoreStatusErrorConfig: every status but
+ * those listed counts as an answer).
+ */
+const RSA_PROBE_FAILURES = Array.from({ length: 300 }, (_, index) => 300 + index).filter((status) => status !== 400);
+
+/**
+ * How n8n words a failed test (packages/cli/src/services/credentials-tester.service.ts): an HTTP
+ * error is matched against the responseCode rules, a response that passed against the
+ * responseSuccessBody rules (lodash get of `key` on the body equals `value`). Its type allows one kind
+ * per array; the tester reads each rule's own type, so one array holds both.
+ */
+const TEST_RULES: Array<IAuthenticateRuleResponseCode | IAuthenticateRuleResponseSuccessBody> = [
+	{
+		// Only the control-signed probe can end here: the RSA probe takes a 400 as an answer.
+		type: 'responseCode',
+		properties: {
+			value: 400,
+			message: 'The gateway refused the signed test request: check the merchant login, the merchant control key and the endpoint ID',
+		},
+	},
+	// 401 text/plain from the vendor's emulator, 403 in the public docs (gateway-facts §4).
+	{ type: 'responseCode', properties: { value: 401, message: rsaRefused(401) } },
+	{ type: 'responseCode', properties: { value: 403, message: rsaRefused(403) } },
+	{
+		type: 'responseCode',
+		properties: { value: 404, message: 'No gateway API answers at this base URL: it should end in /paynet (HTTP 404)' },
+	},
+	{
+		// A body that is not JSON (n8n hands it over as a string; lodash get reads the string's
+		// constructor) is no gateway reply: an HTML page of a web server or proxy, say.
+		type: 'responseSuccessBody',
+		properties: {
+			key: 'constructor.name',
+			value: 'String',
+			message: 'The answer is not a gateway reply (not JSON): check the base URL, which should end in /paynet',
+		},
+	},
+];
 
 export class CardGatewayApi implements ICredentialType {
 	name = 'cardGatewayApi';
@@ -69,6 +122,8 @@ export class CardGatewayApi implements ICredentialType {
 			default: '',
 			description:
 				'PEM private key (PKCS#1 or PKCS#8, at least 2048 bits) whose public key the gateway registered. Only the v4 (RSA-SHA256) operations need it.',
+			// One credential test sends one request: with a key it checks the key, without one the control key.
+			hint: 'With a key here, the credential test checks this key and the login (an RSA-signed V4 status query for an order that does not exist), not the control key or the endpoint ID. Leave empty if you only use control-signed operations: the test then checks the control key.',
 		},
 		{
 			displayName: 'Private Key Passphrase',
@@ -101,19 +156,24 @@ export class CardGatewayApi implements ICredentialType {
 		const marker = takeHeader(headers, SIGNING_HEADER) as SigningRequest | undefined;
 		if (!marker) return requestOptions;
 		const merchant = credentials as unknown as MerchantCredentials;
-		if (marker === 'credential-test') {
-			return { ...requestOptions, headers, body: credentialTestBody(merchant) };
-		}
+		if (marker === 'credential-test') return credentialTestProbe(merchant, requestOptions, headers);
 		const url = new URL(requestOptions.url, requestOptions.baseURL || undefined).toString();
 		const body = typeof requestOptions.body === 'string' ? requestOptions.body : '';
 		headers.Authorization = signedWithParsedKey(merchant, marker, url, body, requestOptions) ?? oauthAuthorization(merchant, marker, url, body);
 		return { ...requestOptions, headers };
 	}
 
+	/**
+	 * One request (n8n runs exactly one for a declarative test, and a test function would need the
+	 * deprecated helpers.request). With an RSA private key it is the V4 probe (RSA_PROBE_FAILURES),
+	 * without one a V2 status query signed with the control key. `authenticate` builds the body and
+	 * the signature from the path. n8n answers OK with its own fixed words ("Connection successful!");
+	 * only failures carry a message of ours.
+	 */
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{ String($credentials.baseUrl).trim().replace(/\\/+$/, "") }}',
-			url: '={{ "/api/v2/status/" + ($credentials.endpointGroupId ? "group/" + $credentials.endpointGroupId : $credentials.endpointId) }}',
+			url: '={{ "/api/" + (String($credentials.privateKey || "").trim() ? "v4" : "v2") + "/status/" + ($credentials.endpointGroupId ? "group/" + $credentials.endpointGroupId : $credentials.endpointId) }}',
 			method: 'POST',
 			headers: {
 				Accept: JSON_MEDIA_TYPE,
@@ -121,24 +181,51 @@ export class CardGatewayApi implements ICredentialType {
 				[SIGNING_HEADER]: 'credential-test',
 			},
 		},
-		rules: [
-			{
-				type: 'responseCode',
-				properties: {
-					value: 400,
-					message: 'The gateway refused the signed test request: check the merchant login, the merchant control key and the endpoint ID',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: { value: 403, message: 'The gateway refused the merchant login or signature (HTTP 403)' },
-			},
-			{
-				type: 'responseCode',
-				properties: { value: 404, message: 'No gateway API answers at this base URL: it should end in /paynet (HTTP 404)' },
-			},
-		],
+		rules: TEST_RULES as IAuthenticateRuleResponseCode[],
 	};
+}
+
+/**
+ * The credential test's request, signed. The path says which probe: `/api/v4/status/` is the RSA probe
+ * (login, client_orderid, orderid; OAuth RSA-SHA256, no control), anything else the control-signed
+ * V2 status query.
+ */
+function credentialTestProbe(merchant: MerchantCredentials, requestOptions: IHttpRequestOptions, headers: Record<string, string>): IHttpRequestOptions {
+	if (!/\/api\/v4\/status\//.test(requestOptions.url)) return { ...requestOptions, headers, body: credentialTestBody(merchant) };
+	// The URL the HTTP client will call, whole, so that the one signed is the one sent.
+	const url = requestedUrl(requestOptions);
+	// Order ID 0, which no order has (the gateway numbers orders with positive integers), so that the
+	// gateway gets as far as looking the order up; a status query changes nothing either way.
+	const body = encodeForm([
+		['login', merchant.login],
+		['client_orderid', CREDENTIAL_TEST_ORDER_ID],
+		['orderid', '0'],
+	]);
+	let authorization: string;
+	try {
+		authorization = oauthAuthorization(merchant, 'RSA-SHA256', url, body);
+	} catch (error) {
+		if (!(error instanceof GatewayInputError)) throw error;
+		throw new GatewayInputError(
+			error.field,
+			`${error.message}. The credential test signs with the RSA private key whenever the field is filled in: correct the key, or empty the field if you only use control-signed operations.`,
+		);
+	}
+	const probe: IHttpRequestOptions = {
+		...requestOptions,
+		url,
+		headers: { ...headers, Authorization: authorization },
+		body,
+		ignoreHttpStatusErrors: { ignore: true, except: RSA_PROBE_FAILURES },
+	};
+	delete probe.baseURL;
+	return probe;
+}
+
+/** The URL axios calls for these options: an absolute `url` as is, otherwise baseURL + '/' + url. */
+function requestedUrl({ url, baseURL }: IHttpRequestOptions): string {
+	if (!baseURL || /^[a-z][a-z\d+.-]*:\/\//i.test(url)) return url;
+	return `${baseURL.replace(/\/+$/, '')}/${url.replace(/^\/+/, '')}`;
 }
 
 /**

@@ -265,6 +265,8 @@ describe('configurable strictness', () => {
 			const bad = await sc.oauth('v4/payout-check/1001', p, { tamper: true });
 			expect(bad.status).toBe(401);
 			expect(bad.text).toBe('Unauthorized');
+			// the vendor emulator's answer: 401 in plain text, which no client reads as a gateway reply
+			expect(bad.headers['content-type']).toMatch(/^text\/plain/);
 			const noAccept = await sc.control('sale', 1001, sc.saleParams(), { json: false });
 			expect(noAccept.status).toBe(406);
 			const nonce = 'fixed-nonce-1';
