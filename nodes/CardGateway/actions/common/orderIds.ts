@@ -1,8 +1,95 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
-import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
-/** A merchant order ID for an item whose Merchant Order ID was left empty. */
-export function generatedOrderId(_ctx: IExecuteFunctions, _itemIndex: number): string {
-	return `n8n-${randomBytes(6).toString('hex')}`;
+/**
+ * Generated merchant order IDs are derived, not drawn: from a random seed kept in the node's
+ * execution context, n8n's run index of the node and the item index. n8n saves the context with
+ * the execution (also when the node throws) and hands it to a Retry of that execution, whose node
+ * runs again under the same run index: a retried execution generates the IDs the failed one sent,
+ * so the gateway can tell that an item was already sent. A fresh execution starts with an empty
+ * context and gets a new seed.
+ */
+const SEED_KEY = 'generatedOrderIdSeed';
+const SEED = /^[0-9a-f]{32}$/;
+/** Stored instead of a seed when the IDs of a run could not be derived (drawn at random instead). */
+const NOT_REPRODUCIBLE = 'not-reproducible';
+
+/** How the IDs of one run of the node (one execute context) are made. */
+type Derivation = { seed: string; runIndex: number } | 'random';
+
+const derivations = new WeakMap<object, Derivation>();
+
+/** The execution is n8n's Retry of a failed one: items may have been sent by the execution it retries. */
+export function isExecutionRetry(ctx: IExecuteFunctions): boolean {
+	return ctx.getMode() === 'retry';
+}
+
+/**
+ * A merchant order ID for an item whose Merchant Order ID was left empty: the same for the same
+ * item of the same run in the execution and in its retries, another in every other execution.
+ * Throws (for the item) in a retry whose first attempt's IDs cannot be derived again.
+ */
+export function generatedOrderId(ctx: IExecuteFunctions, itemIndex: number): string {
+	const derivation = derivationOf(ctx, itemIndex);
+	if (derivation === 'random') return `n8n-${randomBytes(6).toString('hex')}`;
+	const digest = createHash('sha256').update(`${derivation.seed}:${derivation.runIndex}:${itemIndex}`).digest('hex');
+	return `n8n-${digest.slice(0, 12)}`;
+}
+
+function derivationOf(ctx: IExecuteFunctions, itemIndex: number): Derivation {
+	const known = derivations.get(ctx);
+	if (known) return known;
+	const context = nodeContext(ctx);
+	const stored: unknown = context?.[SEED_KEY];
+	const runIndex = runIndexOf(ctx, itemIndex);
+	let derivation: Derivation;
+	if (isExecutionRetry(ctx)) {
+		if (typeof stored !== 'string' || !SEED.test(stored) || runIndex === undefined) throw firstAttemptUnknown(ctx, itemIndex);
+		derivation = { seed: stored, runIndex };
+	} else if (!context || runIndex === undefined || stored === NOT_REPRODUCIBLE) {
+		// Not expected in n8n. Drawn at random, and marked so that a retry refuses rather than guesses.
+		if (context) context[SEED_KEY] = NOT_REPRODUCIBLE;
+		derivation = 'random';
+	} else {
+		let seed = typeof stored === 'string' && SEED.test(stored) ? stored : undefined;
+		if (!seed) {
+			seed = randomBytes(16).toString('hex');
+			context[SEED_KEY] = seed;
+		}
+		derivation = { seed, runIndex };
+	}
+	derivations.set(ctx, derivation);
+	return derivation;
+}
+
+/** The node's own context in the execution data (n8n always has one; undefined if not). */
+function nodeContext(ctx: IExecuteFunctions): IDataObject | undefined {
+	try {
+		return ctx.getContext('node') as IDataObject;
+	} catch {
+		return undefined;
+	}
+}
+
+/** n8n's run index of this run of the node ($runIndex): Loop Over Items runs a node several times. */
+function runIndexOf(ctx: IExecuteFunctions, itemIndex: number): number | undefined {
+	try {
+		const runIndex: unknown = ctx.getWorkflowDataProxy(itemIndex).$runIndex;
+		return typeof runIndex === 'number' && Number.isSafeInteger(runIndex) && runIndex >= 0 ? runIndex : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+function firstAttemptUnknown(ctx: IExecuteFunctions, itemIndex: number): NodeOperationError {
+	return new NodeOperationError(
+		ctx.getNode(),
+		'"Merchant Order ID" is empty, and this retried execution cannot generate the order IDs its first attempt sent; nothing was sent',
+		{
+			itemIndex,
+			description:
+				'This execution is a Retry of a failed one. Order IDs the node generates are derived from what the first attempt kept in its execution data, and that is missing here: the first attempt generated none in this node (it stopped before the node, or ran an older version of it), or stopped before its data was saved. With a new ID an item the first attempt charged would be charged again. Set "Merchant Order ID" explicitly (for example from your order number), or run the workflow fresh after checking what the first attempt did.',
+		},
+	);
 }
