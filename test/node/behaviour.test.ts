@@ -11,16 +11,18 @@ beforeEach(() => env.sb.reset());
 const statusQueries = async () => (await env.sb.requests()).filter((request) => request.op === 'status').length;
 
 describe('Wait for Final Status', () => {
-	it('off: the accepted request is returned as processing, without a status query', async () => {
+	it('off: the accepted request is returned as processing; the only status query checked that the order ID was new', async () => {
 		const out = single(await runNode(env.sb, cardPayment({ merchantOrderId: 'wait-off' })));
 		expect(out).toMatchObject({ status: 'processing', final: false });
-		expect(await statusQueries()).toBe(0);
+		expect(await statusQueries()).toBe(1);
+		expect((await env.sb.requests()).map((request) => request.op)).toEqual(['status', 'sale']);
 	});
 
 	it('on: polls until the status is final (here: the third status query)', async () => {
 		const out = single(await runNode(env.sb, cardPayment({ merchantOrderId: 'wait-on', options: WAIT })));
 		expect(out).toMatchObject({ status: 'approved', final: true, type: 'status-response', client_orderid: 'wait-on' });
-		expect(await statusQueries()).toBe(3);
+		// One before sending (is the order ID new?), then three polls.
+		expect(await statusQueries()).toBe(4);
 	});
 
 	it('a decline found while waiting is returned as an output', async () => {
@@ -32,7 +34,7 @@ describe('Wait for Final Status', () => {
 		const out = single(await runNode(env.sb, cardPayment({ merchantOrderId: 'wait-3ds', cvv: '321', options: WAIT })));
 		expect(out).toMatchObject({ status: 'processing', threeDSecureRequired: true, final: false });
 		expect(out.redirectUrl).toBe(`${env.sb.url}/sandbox/acs/${out.orderid}`);
-		expect(await statusQueries()).toBe(1);
+		expect(await statusQueries()).toBe(2);
 	});
 
 	it('gives up after Max Wait and returns the order as still processing', async () => {
@@ -95,7 +97,7 @@ describe('bulk runs', () => {
 		expect(run.error?.message).toContain('"Amount" must be a positive decimal');
 		expect(run.error?.context?.itemIndex).toBe(1);
 		expect(run.serialised).toContain(NODE_NAME);
-		// Items after the failed one were not started.
-		expect((await env.sb.requests()).map((request) => request.client_orderid)).toEqual(['bulk-a']);
+		// Items after the failed one were not started (bulk-a: the order-ID check, then the sale).
+		expect((await env.sb.requests()).map((request) => request.client_orderid)).toEqual(['bulk-a', 'bulk-a']);
 	});
 });

@@ -20,7 +20,8 @@ const CONTRACT: Record<string, string[]> = {
 	transaction: ['getStatus', 'getStatusV4'],
 	transfer: ['checkPanEligibility', 'send', 'sendByReference', 'sendByReferenceV2'],
 };
-const MONEY_MOVING = ['payment:sale', 'payment:preauth', 'payment:capture', 'payment:void', 'payment:return', 'cardReference:rebill', 'cardReference:rebillSale', 'cardReference:rebillPreauth', 'payout:send', 'payout:pay', 'payout:sendV4', 'transfer:send', 'transfer:sendByReference', 'transfer:sendByReferenceV2', 'payment:saleWithToken', 'hostedForm:payout', 'recurringPayment:create', 'recurringPayment:update'];
+// Kept by hand on purpose: a second opinion on the catalogue (the 3-D Secure uploads complete a pending payment).
+const MONEY_MOVING = ['payment:sale', 'payment:preauth', 'payment:capture', 'payment:void', 'payment:return', 'cardReference:rebill', 'cardReference:rebillSale', 'cardReference:rebillPreauth', 'payout:send', 'payout:pay', 'payout:sendV4', 'transfer:send', 'transfer:sendByReference', 'transfer:sendByReferenceV2', 'payment:saleWithToken', 'hostedForm:payout', 'recurringPayment:create', 'recurringPayment:update', 'threeDSecure:uploadCRes', 'threeDSecure:uploadPaRes', 'threeDSecure:uploadMethodUrlResult'];
 
 const sortedByName = (options: INodePropertyOptions[]) => options.map((o) => o.name).join('|') === [...options].sort((a, b) => a.name.localeCompare(b.name)).map((o) => o.name).join('|');
 

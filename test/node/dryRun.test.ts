@@ -64,7 +64,8 @@ describe('dry run of a bulk refund', () => {
 		expect(full.request).toMatchObject({ method: 'POST', url: `${env.sb.url}/paynet/api/v2/return/1001`, signature: expect.stringContaining('control') });
 		expect((full.request as IDataObject).fields).toEqual({ login: expect.any(String), client_orderid: 'dry-1', orderid: orderids[0], comment: 'refund' });
 		expect(partial.wouldDo).toBe('would return 4.00 USD of 10.00 USD left');
-		expect(tooMuch.wouldDo).toBe('would return 12.00 USD of 10.00 USD left, but that is more than is left: the gateway would refuse it');
+		// What a real run would not do leads; what was asked follows.
+		expect(tooMuch.wouldDo).toBe('would be refused by the gateway: 12.00 USD is more than the 10.00 USD left (asked: return 12.00 USD of 10.00 USD left)');
 		expect(await ops(env.sb, mark)).toEqual(['status', 'status', 'status']);
 		expect(await env.sb.ledger()).toEqual(before);
 	});
@@ -87,7 +88,7 @@ describe('dry run of new orders', () => {
 		expect(fields).toMatchObject({ client_orderid: 'dry-new', amount: '10.00', currency: 'USD', credit_card_number: '444455******1111' });
 		expect(Object.keys(fields).filter((name) => /cvv|control/i.test(name))).toEqual([]);
 		expect(fresh).toMatchObject({ order: { known: false }, wouldDo: 'would charge 10.00 USD as new order "dry-new" (the gateway does not know this order ID yet)' });
-		expect(known.wouldDo).toMatch(/^would charge 10.00 USD as new order "dry-known", but the gateway already has an order "dry-known" \(status "approved"/);
+		expect(known.wouldDo).toMatch(/^would send nothing: the gateway already has an order "dry-known" \(status "approved", 10.00 USD\), and a real run reports that order/);
 		expect(run.serialised).not.toContain(PAN);
 		expect(await ops(env.sb, mark)).toEqual(['status', 'status']);
 		expect(await env.sb.ledger()).toEqual(before);
@@ -132,6 +133,9 @@ describe('invariant: a dry run never moves money, whatever else is set', () => {
 		const subscription = single(
 			await runNode(env.sb, { resource: 'recurringPayment', operation: 'create', merchantOrderId: 'inv-rp', currency: 'USD', additionalFields: { period: 'monthly', interval: 1, amount: '9.99', cardReferenceId: cardRefId } }),
 		).recurringPaymentId;
+		// A sale waiting for the customer's 3-D Secure check: the uploads would complete it.
+		const pending = single(await runNode(env.sb, cardPayment({ merchantOrderId: 'inv-3ds', cvv: '321', options: WAIT })));
+		const upload = (operation: string, fields: INodeParameters) => ({ resource: 'threeDSecure', operation, merchantOrderId: 'inv-3ds', gatewayOrderId: pending.orderid, ...fields });
 		const before = await env.sb.ledger();
 		const mark = (await env.sb.requests()).length;
 		const rebill = (operation: string) => ({ resource: 'cardReference', operation, merchantOrderId: `inv-${operation}`, cardReferenceId: cardRefId, amount: '3.30', currency: 'USD' });
@@ -154,6 +158,9 @@ describe('invariant: a dry run never moves money, whatever else is set', () => {
 			'transfer.sendByReference': { resource: 'transfer', operation: 'sendByReference', merchantOrderId: 'inv-transfer-ref', amount: '4.00', currency: 'USD', destinationCardReferenceId: cardRefId },
 			'transfer.sendByReferenceV2': { resource: 'transfer', operation: 'sendByReferenceV2', merchantOrderId: 'inv-transfer-ref2', amount: '4.00', currency: 'USD', destinationCardReferenceId: cardRefId, ipAddress: CUSTOMER.ipAddress },
 			'payment.saleWithToken': { ...cardPayment({ merchantOrderId: 'inv-token' }), operation: 'saleWithToken', hostedFieldsToken: 'hf-ticket-never-used' },
+			'threeDSecure.uploadCRes': upload('uploadCRes', { cRes: 'eyJjaGFsbGVuZ2UiOiJwYXNzIn0' }),
+			'threeDSecure.uploadPaRes': upload('uploadPaRes', { paRes: 'eJzLSM3JyQcABiwCFQ' }),
+			'threeDSecure.uploadMethodUrlResult': upload('uploadMethodUrlResult', { threeDSCompInd: 'Y' }),
 		};
 		expect(Object.keys(runs).sort()).toEqual([...moneyMoving].sort());
 		for (const asTool of [false, true]) {
@@ -184,7 +191,7 @@ describe('invariant: a dry run never moves money, whatever else is set', () => {
 			input: [{ id: 'inv-stop-0', amount: '1.00' }, { id: 'inv-stop-1', amount: 'lots' }],
 		});
 		expect(run.error?.message).not.toMatch(/moved/);
-		expect(run.error?.description).toMatch(/item 0 \(order "inv-stop-0"\): dry run, nothing sent that moves money: would charge 1.00 USD/);
+		expect(run.error?.description).toMatch(/item 1 \(order "inv-stop-0"\): dry run, nothing sent that moves money: would charge 1.00 USD/);
 		expect(await env.sb.ledger()).toEqual([]);
 	});
 

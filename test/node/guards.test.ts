@@ -46,7 +46,7 @@ describe('validation before sending', () => {
 	it('numbers from expressions are accepted where they are exact', async () => {
 		const out = single(await runNode(env.sb, cardPayment({ merchantOrderId: 'v-number', amount: '={{ $json.total }}', expireMonth: '={{ 3 }}' }), { input: [{ total: 12.5 }] }));
 		expect(out.client_orderid).toBe('v-number');
-		expect((await env.sb.requests())[0].params).toMatchObject({ amount: '12.5', expire_month: '03' });
+		expect((await env.sb.actions())[0].params).toMatchObject({ amount: "12.5", expire_month: "03" });
 	});
 });
 
@@ -65,7 +65,9 @@ describe('refusals by the gateway', () => {
 		expect(run.error?.message).toContain('HTTP 403');
 		expect(run.error?.message).toContain('a refusal of the signature');
 		expect(run.error?.message).toContain('nothing was charged');
-		expect((await env.sb.requests()).map((request) => request.op)).toEqual(['payout', 'status']);
+		// Says what is known: the gateway refuses signatures this way; check the key.
+		expect(run.error?.description).toContain("check the credential's private key");
+		expect((await env.sb.requests()).map((request) => request.op)).toEqual(['status', 'payout', 'status']);
 		expect(await env.sb.ledger()).toEqual([]);
 	});
 
@@ -156,7 +158,7 @@ describe('as an AI agent tool', () => {
 	it('money-moving operations refuse without the user’s consent, and send nothing', async () => {
 		const run = await runNode(env.sb, cardPayment({ merchantOrderId: 'ai-1' }), { asTool: true });
 		expect(run.error?.name).toBe('NodeOperationError');
-		expect(run.error?.message).toBe('Payment → Sale moves money, and AI agents may not run it through this tool');
+		expect(run.error?.message).toBe('Payment → Sale moves money, and AI agents may not run it through this tool: refused; do not retry this call: it will be refused the same way');
 		expect(run.error?.description).toContain('Allow AI Agents to Move Money');
 		const payoutForm = await runNode(env.sb, { resource: 'hostedForm', operation: 'payout', merchantOrderId: 'ai-2', orderDescription: 'x', amount: '1.00', currency: 'USD', ...CUSTOMER, redirectUrl: 'https://shop.example.com/r' }, { asTool: true });
 		expect(payoutForm.error?.message).toContain('moves money');

@@ -108,6 +108,11 @@ export class Sandbox {
 		return requests.filter((request) => request.op !== 'sandbox');
 	}
 
+	/** Requests that act (everything but status queries: the node asks one before a new order under a typed order ID). */
+	async actions(): Promise<SandboxRequest[]> {
+		return (await this.requests()).filter((request) => request.op !== 'status');
+	}
+
 	async ledger(clientOrderId?: string): Promise<LedgerEntry[]> {
 		const query = clientOrderId ? `?client_orderid=${encodeURIComponent(clientOrderId)}` : '';
 		return (await this.admin<{ entries: LedgerEntry[] }>('GET', `ledger${query}`)).entries;

@@ -98,7 +98,7 @@ describe('invariant: never more than Max Total per Run leaves, with items in fli
 		const input = ['6.00', '6.00', '6.00'].map((amount, index) => ({ id: `lim-stop-${index}`, amount }));
 		const run = await runNode(env.sb, bulkSale({ maxTotalPerRun: '10' }), { input });
 		expect(run.error?.message).toMatch(/would pass "Max Total per Run" \(10.00 USD\)/);
-		expect(run.error?.description).toMatch(/item 0 \(order "lim-stop-0"/);
+		expect(run.error?.description).toMatch(/item 1 \(order "lim-stop-0"/);
 		expect(total(await env.sb.ledger(), 'sale')).toBe(units('6.00'));
 	});
 });

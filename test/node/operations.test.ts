@@ -22,7 +22,7 @@ describe('payment', () => {
 		expect(out).toMatchObject({ type: 'async-response', status: 'processing', final: false, client_orderid: 'ops-sale-1', endpointId: '1001' });
 		expect(out.orderid).toMatch(/^\d+$/);
 		expect(out.serialNumber).toMatch(/^00000000-0000-0000-0000-[0-9a-f]{12}$/);
-		const [request] = await env.sb.requests();
+		const [request] = await env.sb.actions();
 		expect(request).toMatchObject({ path: '/paynet/api/v2/sale/1001', op: 'sale' });
 		expect(request.params).toMatchObject({ client_orderid: 'ops-sale-1', amount: '19.99', currency: 'USD', email: 'ada@example.com', expire_month: '12', credit_card_number: '444455******1111' });
 		expect(await env.sb.ledger('ops-sale-1')).toEqual([expect.objectContaining({ kind: 'sale', amount: '19.99', currency: 'USD', orderid: out.orderid })]);
@@ -121,7 +121,7 @@ describe('hosted forms', () => {
 		const out = single(await runNode(env.sb, { ...params, merchantOrderId }));
 		expect(out).toMatchObject({ type: 'async-form-response', status: 'processing', client_orderid: merchantOrderId });
 		expect(out.redirectUrl).toBe(`${env.sb.url}/sandbox/form/${out.orderid}`);
-		const request = (await env.sb.requests()).find((r) => r.client_orderid === merchantOrderId);
+		const request = (await env.sb.actions()).find((r) => r.client_orderid === merchantOrderId);
 		expect(request?.path).toBe(`/paynet/api/v2/${command}/1001`);
 	});
 
@@ -176,7 +176,7 @@ describe('card references and rebills', () => {
 			}),
 		);
 		expect(out).toMatchObject({ status: 'approved', amount: '3.30' });
-		const request = (await env.sb.requests()).find((r) => r.client_orderid === merchantOrderId);
+		const request = (await env.sb.actions()).find((r) => r.client_orderid === merchantOrderId);
 		expect(request?.params).toMatchObject({ login: 'n8n-test-merchant', cardrefid: cardRefId, recurrent_scenario: 'REGULAR' });
 		expect(request?.path).toBe(`/paynet/api/v2/${command}/1001`);
 		expect((await env.sb.ledger(merchantOrderId)).map((e) => e.kind)).toEqual(ledgerKind ? [ledgerKind] : []);
@@ -195,7 +195,7 @@ describe('recurring payments (v4, RSA)', () => {
 			}),
 		);
 		expect(created).toMatchObject({ type: 'create-recurring-payment-response', status: 'approved', client_orderid: 'ops-rp-1' });
-		const request = (await env.sb.requests()).find((r) => r.path.includes('create-recurring-payment'));
+		const request = (await env.sb.actions()).find((r) => r.path.includes('create-recurring-payment'));
 		expect(request?.params).toMatchObject({ 'client-orderid': 'ops-rp-1', 'credit-card-number': '444455******1111', 'expire-month': '12', 'first-name': 'John', period: 'monthly', interval: '1', amount: '9.99' });
 		const updated = single(
 			await runNode(env.sb, {
@@ -226,7 +226,8 @@ describe('payouts', () => {
 			['sendV4', 'ops-payout-v4'],
 		]) {
 			const out = single(await runNode(env.sb, payout(operation, id, { options: WAIT })));
-			expect(out).toMatchObject({ status: 'approved', transactionType: 'payout', client_orderid: id });
+			// The v4 payout is followed with the v4 status, whose reply names no transaction type.
+			expect(out).toMatchObject({ status: 'approved', client_orderid: id, amountPaidOut: '25.00', moneyEffect: 'moved' });
 			expect((await env.sb.ledger(id)).map((e) => [e.kind, e.amount])).toEqual([['payout', '25.00']]);
 		}
 		const paths = (await env.sb.requests()).map((r) => r.path);
@@ -244,7 +245,7 @@ describe('payouts', () => {
 
 	it('extra fields are sent as named and covered by the OAuth signature', async () => {
 		single(await runNode(env.sb, payout('send', 'ops-payout-extra', { extraFields: { field: [{ name: 'preferred_language', value: 'de' }] } })));
-		const request = (await env.sb.requests()).find((r) => r.client_orderid === 'ops-payout-extra');
+		const request = (await env.sb.actions()).find((r) => r.client_orderid === 'ops-payout-extra');
 		expect(request?.params).toMatchObject({ preferred_language: 'de' });
 	});
 });
@@ -264,7 +265,7 @@ describe('transfers', () => {
 				options: WAIT,
 			}),
 		);
-		expect(sent).toMatchObject({ status: 'approved', transactionType: 'transfer' });
+		expect(sent).toMatchObject({ status: 'approved', amountTransferred: '40.00', moneyEffect: 'moved' });
 		expect((await env.sb.ledger('ops-transfer-1')).map((e) => e.kind)).toEqual(['transfer']);
 
 		const sale = await approved('sale', 'ops-transfer-ref-sale');
@@ -282,7 +283,7 @@ describe('transfers', () => {
 			}),
 		);
 		expect(byRef).toMatchObject({ status: 'approved' });
-		const request = (await env.sb.requests()).find((r) => r.client_orderid === 'ops-transfer-2');
+		const request = (await env.sb.actions()).find((r) => r.client_orderid === 'ops-transfer-2');
 		expect(request).toMatchObject({ path: '/paynet/api/v4/transfer-by-ref/1001' });
 		expect(request?.params).toMatchObject({ 'destination-card-ref-id': ref.cardRefId });
 	});
@@ -291,7 +292,7 @@ describe('transfers', () => {
 		const byRef = single(await runNode(env.sb, { resource: 'transfer', operation: 'checkPanEligibility', merchantOrderId: 'ops-pan-1', cardReferenceId: storedCard }));
 		expect(byRef).toMatchObject({ type: 'async-response', client_orderid: 'ops-pan-1' });
 		single(await runNode(env.sb, { resource: 'transfer', operation: 'checkPanEligibility', merchantOrderId: 'ops-pan-2', additionalFields: { cardNumber: PAN, cardholderName: 'JOHN SMITH', expireMonth: '1', expireYear: '2031' } }));
-		const requests = await env.sb.requests();
+		const requests = await env.sb.actions();
 		expect(requests.find((r) => r.client_orderid === 'ops-pan-1')?.params).toMatchObject({ 'client-order-id': 'ops-pan-1', 'sending-card-ref-id': storedCard });
 		expect(requests.find((r) => r.client_orderid === 'ops-pan-2')?.params).toMatchObject({ 'sending-card-number': '444455******1111', 'card-printed-name': 'JOHN SMITH', expire_month: '01' });
 	});
@@ -314,7 +315,7 @@ describe('3-D Secure', () => {
 		const ids = await pending(`ops-3ds-${operation}`);
 		const out = single(await runNode(env.sb, { resource: 'threeDSecure', operation, ...ids, ...result, options: WAIT }));
 		expect(out).toMatchObject({ status: 'approved', final: true, orderid: ids.gatewayOrderId });
-		const request = (await env.sb.requests()).find((r) => r.path.includes(command));
+		const request = (await env.sb.actions()).find((r) => r.path.includes(command));
 		expect(request?.params).toMatchObject({ 'client-order-id': ids.merchantOrderId, orderid: ids.gatewayOrderId, login: 'n8n-test-merchant' });
 		expect((await env.sb.ledger(ids.merchantOrderId)).map((e) => e.kind)).toEqual(['sale']);
 	});

@@ -27,62 +27,69 @@ async function loggedRequests(sb: Sandbox, op: string, expected: number): Promis
 	return counts(sb);
 }
 
+// A generated order ID is new by construction, so nothing is asked before sending: these runs show the
+// lost-reply path alone. (A typed order ID is first checked at the gateway: test/node/money-truth.test.ts.)
+const NEW_ORDER = { merchantOrderId: '' };
+
 describe('sale whose reply is lost', () => {
 	it('timeout before the gateway applied it: status says "not found", the sale is resent once, money moves once', async () => {
 		await env.sb.fault({ kind: 'timeout', op: 'sale', count: 1, latencyMs: 1500 });
-		const out = single(await runNode(env.sb, cardPayment({ merchantOrderId: 'safe-timeout', options: FAST })));
-		expect(out).toMatchObject({ client_orderid: 'safe-timeout', type: 'async-response', resentAfterLostReply: true });
+		const out = single(await runNode(env.sb, cardPayment({ ...NEW_ORDER, options: FAST })));
+		expect(out).toMatchObject({ type: 'async-response', resentAfterLostReply: true });
 		expect(out.recoveredFromLostReply).toBeUndefined();
 		expect(await loggedRequests(env.sb, 'sale', 2)).toEqual({ sale: 2, status: 1 });
-		expect((await env.sb.ledger('safe-timeout')).map((e) => [e.kind, e.amount])).toEqual([['sale', '10.00']]);
+		expect((await env.sb.ledger(out.client_orderid)).map((e) => [e.kind, e.amount])).toEqual([['sale', '10.00']]);
 	});
 
 	it('applied, then the connection dropped: the status answers, nothing is resent', async () => {
 		await env.sb.fault({ kind: 'apply-then-drop', op: 'sale', count: 1 });
-		const out = single(await runNode(env.sb, cardPayment({ merchantOrderId: 'safe-drop', options: FAST })));
-		expect(out).toMatchObject({ client_orderid: 'safe-drop', type: 'status-response', status: 'approved', recoveredFromLostReply: true });
+		const out = single(await runNode(env.sb, cardPayment({ ...NEW_ORDER, options: FAST })));
+		expect(out).toMatchObject({ type: 'status-response', status: 'approved', recoveredFromLostReply: true, moneyEffect: 'moved', amountCharged: '10.00' });
 		expect(out.resentAfterLostReply).toBeUndefined();
 		expect(await counts(env.sb)).toEqual({ sale: 1, status: 1 });
-		expect((await env.sb.ledger('safe-drop')).map((e) => e.kind)).toEqual(['sale']);
+		expect((await env.sb.ledger(out.client_orderid)).map((e) => e.kind)).toEqual(['sale']);
 	});
 
 	it.each(['http500', 'reset'])('%s: treated as a lost reply (status first), then resent once', async (kind) => {
 		await env.sb.fault({ kind, op: 'sale', count: 1 });
-		const out = single(await runNode(env.sb, cardPayment({ merchantOrderId: `safe-${kind}`, options: FAST })));
+		const out = single(await runNode(env.sb, cardPayment({ ...NEW_ORDER, options: FAST })));
 		expect(out).toMatchObject({ resentAfterLostReply: true, orderid: expect.stringMatching(/^\d+$/) });
 		expect(await counts(env.sb)).toEqual({ sale: 2, status: 1 });
-		expect(await env.sb.ledger(`safe-${kind}`)).toHaveLength(1);
+		expect(await env.sb.ledger(out.client_orderid)).toHaveLength(1);
 	});
 
 	it('the status query is retried while the gateway stays unreachable', async () => {
 		await env.sb.fault({ kind: 'apply-then-drop', op: 'sale', count: 1 });
 		await env.sb.fault({ kind: 'reset', op: 'status', count: 2 });
-		const out = single(await runNode(env.sb, cardPayment({ merchantOrderId: 'safe-status-retry', options: { ...FAST, ...WAIT } })));
+		const out = single(await runNode(env.sb, cardPayment({ ...NEW_ORDER, options: { ...FAST, ...WAIT } })));
 		expect(out).toMatchObject({ status: 'approved', recoveredFromLostReply: true });
 		expect(await counts(env.sb)).toEqual({ sale: 1, status: 3 });
-		expect(await env.sb.ledger('safe-status-retry')).toHaveLength(1);
+		expect(await env.sb.ledger(out.client_orderid)).toHaveLength(1);
 	});
 
 	it('when the status cannot be learned: an error naming the order that says money MAY have moved', async () => {
 		await env.sb.fault({ kind: 'apply-then-drop', op: 'sale', count: 1 });
 		await env.sb.fault({ kind: 'reset', op: 'status', count: 10 });
-		const run = await runNode(env.sb, cardPayment({ merchantOrderId: 'safe-unknown', options: FAST }));
+		const run = await runNode(env.sb, cardPayment({ ...NEW_ORDER, options: FAST }));
 		expect(run.items).toEqual([]);
 		expect(run.error?.name).toBe('NodeApiError');
-		expect(run.error?.message).toContain('"safe-unknown"');
+		const [sale] = await env.sb.ledger();
+		expect(run.error?.message).toContain(`"${sale.client_orderid}"`);
 		expect(run.error?.message).toContain('money MAY have moved');
 		expect(run.error?.description).toContain('Do not run this item again with a new order ID');
 		expect(await counts(env.sb)).toEqual({ sale: 1, status: 4 });
-		expect(await env.sb.ledger('safe-unknown')).toHaveLength(1);
+		expect(await env.sb.ledger()).toHaveLength(1);
 	});
 
 	it('with Continue On Fail the same error becomes an item, paired with its input', async () => {
 		await env.sb.fault({ kind: 'http500', op: '*', count: 10 });
-		const run = await runNode(env.sb, cardPayment({ merchantOrderId: 'safe-unknown-2', options: FAST }), { continueOnFail: true });
+		const run = await runNode(env.sb, cardPayment({ ...NEW_ORDER, options: FAST }), { continueOnFail: true });
 		expect(run.error).toBeUndefined();
 		expect(run.items).toHaveLength(1);
 		expect(run.items[0].pairedItem).toEqual({ item: 0 });
 		expect(run.items[0].json.error).toContain('money MAY have moved');
+		// n8n keeps the error's context on the item: what became of the money, to route on.
+		expect((run.items[0].error as unknown as { context: { moneyEffect: string } }).context.moneyEffect).toBe('mayHaveMoved');
 		expect(await env.sb.ledger()).toEqual([]);
 	});
 
@@ -92,7 +99,7 @@ describe('sale whose reply is lost', () => {
 			await runNode(env.sb, {
 				resource: 'payout',
 				operation: 'send',
-				merchantOrderId: 'safe-payout',
+				...NEW_ORDER,
 				amount: '20.00',
 				currency: 'USD',
 				additionalFields: BANK_DESTINATION,
@@ -101,7 +108,7 @@ describe('sale whose reply is lost', () => {
 		);
 		expect(out).toMatchObject({ recoveredFromLostReply: true, status: 'approved' });
 		expect(await counts(env.sb)).toEqual({ payout: 1, status: 1 });
-		expect((await env.sb.ledger('safe-payout')).map((e) => e.kind)).toEqual(['payout']);
+		expect((await env.sb.ledger(out.client_orderid)).map((e) => e.kind)).toEqual(['payout']);
 	});
 });
 
@@ -114,7 +121,7 @@ describe('follow-ups are never resent', () => {
 		const hold = await preauth('safe-capture');
 		await env.sb.fault({ kind: 'apply-then-drop', op: 'capture', count: 1 });
 		const run = await runNode(env.sb, { resource: 'payment', operation: 'capture', merchantOrderId: 'safe-capture', gatewayOrderId: hold.orderid, options: FAST });
-		expect(run.error?.message).toContain('the operation may have been applied');
+		expect(run.error?.message).toContain('it may have been applied, so money MAY have moved');
 		expect(run.error?.description).toContain('status "approved", last transaction "capture"');
 		expect(run.error?.description).toContain('never resent automatically');
 		expect((await counts(env.sb)).capture).toBe(1);
@@ -141,7 +148,7 @@ describe('nothing sent', () => {
 				server.close(() => resolve(free));
 			});
 		});
-		const run = await runNode(env.sb, cardPayment({ merchantOrderId: 'safe-refused' }), { credentials: { baseUrl: `http://127.0.0.1:${port}/paynet` } });
+		const run = await runNode(env.sb, cardPayment(NEW_ORDER), { credentials: { baseUrl: `http://127.0.0.1:${port}/paynet` } });
 		expect(run.error?.message).toContain('could not connect to the gateway (the connection was refused); nothing was sent');
 		expect(run.error?.message).not.toMatch(/may have/i);
 		expect(run.error?.description).toContain('ECONNREFUSED');

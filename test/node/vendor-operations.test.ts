@@ -135,7 +135,10 @@ describe('v4 sale with a hosted-fields ticket, and v4 status', () => {
 
 		const status = single(await runNode(env.sb, { resource: 'transaction', operation: 'getStatusV4', merchantOrderId: 'v4-sale-1', gatewayOrderId: out.orderid }));
 		expect(status).toMatchObject({ status: 'approved', final: true, orderid: out.orderid, client_orderid: 'v4-sale-1', amount: '12.34', lastFourDigits: '4444', cardHolderName: 'JANE ROE' });
-		const [query] = await sent(env.sb, 'v4-sale-1', 'status');
+		// Before the sale: is the order ID new? Only the v2 status finds an order by the merchant order ID.
+		// Afterwards, with the gateway order ID known, the v4 status.
+		const [check, query] = await sent(env.sb, 'v4-sale-1', 'status');
+		expect(check).toMatchObject({ path: '/paynet/api/v2/status/1001' });
 		expect(query).toMatchObject({ path: '/paynet/api/v4/status/1001' });
 		expect(query.params).toMatchObject({ login: MERCHANT.login, orderid: out.orderid });
 		expect((await env.sb.ledger('v4-sale-1')).map((e) => [e.kind, e.amount])).toEqual([['sale', '12.34']]);
@@ -344,8 +347,8 @@ describe('Transaction → Get Status (V4) reads an untyped reply only when it is
 		stub.answer(200, body);
 		const run = await ask();
 		expect(run.items).toEqual([]);
-		expect(run.error?.message).toBe(`Transaction → Get Status (v4): no gateway reply for order "hf-1" (the answer was an untyped status ${why} (HTTP 200))`);
-		expect(run.error?.description).toContain('check the order');
+		expect(run.error?.message).toBe(`Transaction → Get Status (v4): no gateway reply for order 4823190 ("hf-1") (the answer was an untyped status ${why} (HTTP 200))`);
+		expect(run.error?.description).toContain('look up order 4823190 ("hf-1")');
 		expect(run.serialised).not.toContain('"final":true');
 	});
 });

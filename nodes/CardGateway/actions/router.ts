@@ -1,5 +1,6 @@
 import { NodeApiError, NodeOperationError, sleep, type IDataObject, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
 
+import { moneyEffectOf, withMoneyEffect } from '../../shared/moneyEffect';
 import { maskSensitive, maskText } from '../../shared/protocol/masking';
 import { credentialSecrets } from '../../shared/protocol/signing';
 import { merchantCredentials } from '../../shared/transport';
@@ -94,6 +95,8 @@ async function runItems(this: IExecuteFunctions): Promise<INodeExecutionData[][]
 				const safe = scrub(error as Error, secrets);
 				if (this.continueOnFail()) {
 					const description = (safe as { description?: unknown }).description;
+					// What became of the money travels with the error (n8n keeps its context on the item).
+					if (money && !moneyEffectOf(safe)) withMoneyEffect(safe, 'mayHaveMoved');
 					results[index] = {
 						json: { error: safe.message, ...(typeof description === 'string' && description ? { description } : {}) },
 						// The item's own `error` is what routes it to the error output ("Continue (using error output)").

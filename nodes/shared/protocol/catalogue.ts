@@ -1,4 +1,5 @@
 import type { ControlPart } from './control';
+import type { MoneyAction } from './money';
 
 /**
  * How a request is authenticated. `control` is the SHA-1 field computed per operation; the two
@@ -16,10 +17,13 @@ export interface GatewayOperation {
 	control?: readonly ControlPart[];
 	/** The wire name of the merchant's order id for this operation. */
 	orderIdField: string;
-	/** Moves money (or sets up a card to be charged): a lost reply is never resent blindly. */
-	movesMoney: boolean;
-	/** A status query by the merchant order ID finds what this operation creates (so a lost reply can be resolved by it). */
-	statusFindsIt: boolean;
+	/** What it does to money (money.ts). */
+	money: MoneyAction;
+	/**
+	 * The status query that finds what this operation creates or changes, by the merchant order ID
+	 * (a lost reply is resolved by it), or undefined when no status query finds it.
+	 */
+	statusQuery: StatusQueryId | undefined;
 	/** Accepts an endpoint group instead of an endpoint (`…/group/{id}`). */
 	groupCapable: boolean;
 }
@@ -48,70 +52,75 @@ const TRANSFER_BY_REF_FORMULA: readonly ControlPart[] = [
 ];
 const TDS_FORMULA: readonly ControlPart[] = ['login', { field: 'client-order-id' }, { field: 'orderid' }];
 
-type OperationOptions = Partial<Pick<GatewayOperation, 'control' | 'orderIdField' | 'movesMoney' | 'statusFindsIt' | 'groupCapable'>>;
+/** The two status queries: v2 (control) for v2 operations, v4 (RSA) for v4 ones. */
+export type StatusQueryId = 'status' | 'statusV4';
 
-// Generic so that an operation declared with a formula is typed as having one.
-function op<O extends OperationOptions = Record<never, never>>(name: string, path: string, auth: AuthScheme, options?: O): GatewayOperation & O {
-	return { name, path, auth, orderIdField: 'client_orderid', movesMoney: false, statusFindsIt: true, groupCapable: true, ...(options as O) };
+type OperationOptions = Partial<Pick<GatewayOperation, 'control' | 'orderIdField' | 'groupCapable'>>;
+
+// Generic so that an operation declared with a formula is typed as having one. What an operation does
+// to money and which status query finds it are positional: no operation can leave them out.
+function op<O extends OperationOptions = Record<never, never>>(
+	name: string,
+	path: string,
+	auth: AuthScheme,
+	money: MoneyAction,
+	statusQuery: StatusQueryId | undefined,
+	options?: O,
+): GatewayOperation & O {
+	return { name, path, auth, money, statusQuery, orderIdField: 'client_orderid', groupCapable: true, ...(options as O) };
 }
 
 /** Every gateway operation the package knows, keyed by a stable id. Requests are built from this. */
 export const OPERATIONS = {
-	sale: op('SALE', '/api/v2/sale', 'control', { control: PAYMENT_FORMULA, movesMoney: true }),
-	preauth: op('PREAUTH', '/api/v2/preauth', 'control', { control: PAYMENT_FORMULA, movesMoney: true }),
-	capture: op('CAPTURE', '/api/v2/capture', 'control', { control: CAPTURE_FORMULA, movesMoney: true }),
-	void: op('VOID', '/api/v2/void', 'control', { control: STATUS_FORMULA, movesMoney: true }),
-	return: op('RETURN', '/api/v2/return', 'control', { control: PARTIAL_FORMULA, movesMoney: true }),
-	accountVerification: op('ACCOUNT_VERIFICATION', '/api/v2/account-verification', 'control', { control: VERIFY_FORMULA }),
-	syncAccountVerification: op('SYNC_ACCOUNT_VERIFICATION', '/api/v2/sync/account-verification', 'control', { control: VERIFY_FORMULA }),
-	status: op('STATUS', '/api/v2/status', 'control', { control: STATUS_FORMULA }),
+	sale: op('SALE', '/api/v2/sale', 'control', 'charge', 'status', { control: PAYMENT_FORMULA }),
+	preauth: op('PREAUTH', '/api/v2/preauth', 'control', 'hold', 'status', { control: PAYMENT_FORMULA }),
+	capture: op('CAPTURE', '/api/v2/capture', 'control', 'capture', 'status', { control: CAPTURE_FORMULA }),
+	void: op('VOID', '/api/v2/void', 'control', 'void', 'status', { control: STATUS_FORMULA }),
+	return: op('RETURN', '/api/v2/return', 'control', 'return', 'status', { control: PARTIAL_FORMULA }),
+	accountVerification: op('ACCOUNT_VERIFICATION', '/api/v2/account-verification', 'control', 'none', 'status', { control: VERIFY_FORMULA }),
+	syncAccountVerification: op('SYNC_ACCOUNT_VERIFICATION', '/api/v2/sync/account-verification', 'control', 'none', 'status', { control: VERIFY_FORMULA }),
+	status: op('STATUS', '/api/v2/status', 'control', 'none', 'status', { control: STATUS_FORMULA }),
 	// The vendor's hosted-fields examples: a sale paid with a payment ticket, and its status (JSON).
-	saleV4: op('SALE_V4', '/api/v4/sale', 'oauth-rsa-sha256', { movesMoney: true }),
-	statusV4: op('STATUS_V4', '/api/v4/status', 'oauth-rsa-sha256'),
-	saleForm: op('SALEFORM', '/api/v2/sale-form', 'control', { control: PAYMENT_FORMULA }),
-	preauthForm: op('PREAUTHFORM', '/api/v2/preauth-form', 'control', { control: PAYMENT_FORMULA }),
+	saleV4: op('SALE_V4', '/api/v4/sale', 'oauth-rsa-sha256', 'charge', 'statusV4'),
+	statusV4: op('STATUS_V4', '/api/v4/status', 'oauth-rsa-sha256', 'none', 'statusV4'),
+	saleForm: op('SALEFORM', '/api/v2/sale-form', 'control', 'none', 'status', { control: PAYMENT_FORMULA }),
+	preauthForm: op('PREAUTHFORM', '/api/v2/preauth-form', 'control', 'none', 'status', { control: PAYMENT_FORMULA }),
 	// The interface states no scheme for these two; the defaults follow the public docs and the
 	// node lets the user pick another.
-	paymentForm: op('PAYMENTFORM', '/api/v2/payment-form', 'control', { control: PAYMENT_FORMULA }),
-	payoutForm: op('PAYOUTFORM', '/api/v2/payout-form', 'oauth-hmac-sha1', { control: PAYMENT_FORMULA }),
-	transferForm: op('TRANSFERFORM', '/api/v2/transfer-form', 'control', { control: PAYMENT_FORMULA }),
-	accountVerificationForm: op('ACCOUNT_VERIFICATION_FORM', '/api/v2/account-verification-form', 'control', { control: VERIFY_FORMULA }),
-	createCardRef: op('CARDREF', '/api/v2/create-card-ref', 'control', { control: STATUS_FORMULA }),
-	createCardRefV4: op('CARDREF_V4', '/api/v4/create-card-ref', 'oauth-rsa-sha256'),
-	getCardInfo: op('CARDINFO', '/api/v2/get-card-info', 'control', { control: ['login', { field: 'cardrefid' }], orderIdField: '' }),
-	makeRebill: op('REBILL', '/api/v2/make-rebill', 'control', { control: REBILL_FORMULA, movesMoney: true }),
-	makeRebillSale: op('REBILL_SALE', '/api/v2/make-rebill-sale', 'control', { control: REBILL_FORMULA, movesMoney: true }),
-	makeRebillPreauth: op('REBILL_PREAUTH', '/api/v2/make-rebill-preauth', 'control', { control: REBILL_FORMULA, movesMoney: true }),
+	paymentForm: op('PAYMENTFORM', '/api/v2/payment-form', 'control', 'none', 'status', { control: PAYMENT_FORMULA }),
+	payoutForm: op('PAYOUTFORM', '/api/v2/payout-form', 'oauth-hmac-sha1', 'openPayoutForm', 'status', { control: PAYMENT_FORMULA }),
+	transferForm: op('TRANSFERFORM', '/api/v2/transfer-form', 'control', 'none', 'status', { control: PAYMENT_FORMULA }),
+	accountVerificationForm: op('ACCOUNT_VERIFICATION_FORM', '/api/v2/account-verification-form', 'control', 'none', 'status', { control: VERIFY_FORMULA }),
+	createCardRef: op('CARDREF', '/api/v2/create-card-ref', 'control', 'none', 'status', { control: STATUS_FORMULA }),
+	createCardRefV4: op('CARDREF_V4', '/api/v4/create-card-ref', 'oauth-rsa-sha256', 'none', 'statusV4'),
+	getCardInfo: op('CARDINFO', '/api/v2/get-card-info', 'control', 'none', undefined, { control: ['login', { field: 'cardrefid' }], orderIdField: '' }),
+	makeRebill: op('REBILL', '/api/v2/make-rebill', 'control', 'charge', 'status', { control: REBILL_FORMULA }),
+	makeRebillSale: op('REBILL_SALE', '/api/v2/make-rebill-sale', 'control', 'charge', 'status', { control: REBILL_FORMULA }),
+	makeRebillPreauth: op('REBILL_PREAUTH', '/api/v2/make-rebill-preauth', 'control', 'hold', 'status', { control: REBILL_FORMULA }),
 	// A subscription charges its card on a schedule: it moves money, and it is not an order a status query finds.
-	createRecurringPayment: op('CREATE_RP_V4', '/api/v4/create-recurring-payment', 'oauth-rsa-sha256', {
-		orderIdField: 'client-orderid',
-		movesMoney: true,
-		statusFindsIt: false,
-	}),
-	updateRecurringPayment: op('UPDATE_RP_V4', '/api/v4/update-recurring-payment', 'oauth-rsa-sha256', {
-		orderIdField: 'client-orderid',
-		movesMoney: true,
-		statusFindsIt: false,
-	}),
-	payout: op('PAYOUT', '/api/v2/payout', 'oauth-hmac-sha1', { movesMoney: true }),
-	payoutCheck: op('PAYOUT_V4_CHECK', '/api/v4/payout-check', 'oauth-rsa-sha256'),
-	payoutPay: op('PAYOUT_V4_PAY', '/api/v4/payout-pay', 'oauth-rsa-sha256', { movesMoney: true }),
-	payoutV4: op('PAYOUT_V4', '/api/v4/payout', 'oauth-rsa-sha256', { movesMoney: true }),
-	transfer: op('TRANSFER_V4', '/api/v4/transfer', 'oauth-rsa-sha256', { movesMoney: true }),
-	transferByRefV2: op('TRANSFER_BY_REF', '/api/v2/transfer-by-ref', 'control', { control: TRANSFER_BY_REF_FORMULA, movesMoney: true }),
-	transferByRef: op('TRANSFER_BY_REF_V4', '/api/v4/transfer-by-ref', 'oauth-rsa-sha256', { movesMoney: true }),
-	panEligibilitySend: op('PAN_ELIGIBILITY_SEND', '/api/v2/pan-eligibility/send', 'oauth-hmac-sha1', { orderIdField: 'client-order-id' }),
-	uploadPaRes: op('TDS_UPLOAD_PARES_RESULT', '/api/3ds/v1/upload-pares-result', 'control', {
+	createRecurringPayment: op('CREATE_RP_V4', '/api/v4/create-recurring-payment', 'oauth-rsa-sha256', 'setUpRecurring', undefined, { orderIdField: 'client-orderid' }),
+	updateRecurringPayment: op('UPDATE_RP_V4', '/api/v4/update-recurring-payment', 'oauth-rsa-sha256', 'changeRecurring', undefined, { orderIdField: 'client-orderid' }),
+	payout: op('PAYOUT', '/api/v2/payout', 'oauth-hmac-sha1', 'payout', 'status'),
+	payoutCheck: op('PAYOUT_V4_CHECK', '/api/v4/payout-check', 'oauth-rsa-sha256', 'none', 'statusV4'),
+	payoutPay: op('PAYOUT_V4_PAY', '/api/v4/payout-pay', 'oauth-rsa-sha256', 'payCheckedPayout', 'statusV4'),
+	payoutV4: op('PAYOUT_V4', '/api/v4/payout', 'oauth-rsa-sha256', 'payout', 'statusV4'),
+	transfer: op('TRANSFER_V4', '/api/v4/transfer', 'oauth-rsa-sha256', 'transfer', 'statusV4'),
+	transferByRefV2: op('TRANSFER_BY_REF', '/api/v2/transfer-by-ref', 'control', 'transfer', 'status', { control: TRANSFER_BY_REF_FORMULA }),
+	transferByRef: op('TRANSFER_BY_REF_V4', '/api/v4/transfer-by-ref', 'oauth-rsa-sha256', 'transfer', 'statusV4'),
+	panEligibilitySend: op('PAN_ELIGIBILITY_SEND', '/api/v2/pan-eligibility/send', 'oauth-hmac-sha1', 'none', 'status', { orderIdField: 'client-order-id' }),
+	// The uploads let a pending 3-D Secure sale or preauth go on: PaRes and CRes complete it, and after the
+	// method step the issuer may approve it without a challenge.
+	uploadPaRes: op('TDS_UPLOAD_PARES_RESULT', '/api/3ds/v1/upload-pares-result', 'control', 'completePending', 'status', {
 		control: TDS_FORMULA,
 		orderIdField: 'client-order-id',
 		groupCapable: false,
 	}),
-	uploadCRes: op('TDS_UPLOAD_CRES_RESULT', '/api/3ds/v1/upload-cres-result', 'control', {
+	uploadCRes: op('TDS_UPLOAD_CRES_RESULT', '/api/3ds/v1/upload-cres-result', 'control', 'completePending', 'status', {
 		control: TDS_FORMULA,
 		orderIdField: 'client-order-id',
 		groupCapable: false,
 	}),
-	uploadMethodUrlResult: op('TDS_UPLOAD_METHOD_URL_RESULT', '/api/3ds/v1/upload-method-url-result', 'control', {
+	uploadMethodUrlResult: op('TDS_UPLOAD_METHOD_URL_RESULT', '/api/3ds/v1/upload-method-url-result', 'control', 'completePending', 'status', {
 		control: TDS_FORMULA,
 		orderIdField: 'client-order-id',
 		groupCapable: false,

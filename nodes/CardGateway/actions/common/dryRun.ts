@@ -2,31 +2,12 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { amountUnits } from '../../../shared/protocol/amount';
 import { OPERATIONS, type OperationId } from '../../../shared/protocol/catalogue';
+import { MONEY_ACTIONS, type MoneyActionFacts } from '../../../shared/protocol/money';
 import { maskSensitive } from '../../../shared/protocol/masking';
 import { buildGatewayRequest, type GatewayCall } from '../../../shared/transport';
 
-import { learnStatus, type DeliveryPlan, type StatusKnowledge } from './delivery';
+import type { DeliveryPlan, StatusKnowledge } from './delivery';
 import { admit, hasLimits, runSettings, stakeOf, type Stake } from './limits';
-
-/** What each money-moving operation does, for "would …" sentences. */
-const VERBS: Partial<Record<OperationId, string>> = {
-	sale: 'charge',
-	preauth: 'hold',
-	capture: 'capture',
-	void: 'void',
-	return: 'return',
-	makeRebill: 'charge',
-	makeRebillSale: 'charge',
-	makeRebillPreauth: 'hold',
-	createRecurringPayment: 'set up recurring charges of',
-	updateRecurringPayment: 'set the recurring charge to',
-	payout: 'pay out',
-	payoutV4: 'pay out',
-	payoutPay: 'pay out',
-	payoutForm: 'open a payout form for',
-	transfer: 'transfer',
-	transferByRef: 'transfer',
-};
 
 const SIGNING: Record<string, string> = {
 	control: 'control (SHA-1): computed, not shown',
@@ -38,8 +19,6 @@ const SIGNING: Record<string, string> = {
 export interface Rehearsal {
 	label: string;
 	gateway: OperationId;
-	/** Acts on an existing order (capture, return, void, payout pay). */
-	followUp: boolean;
 	values: Record<string, string>;
 	generatedOrderId?: boolean;
 }
@@ -48,11 +27,10 @@ export interface Rehearsal {
  * A dry run of one item: the request is built and signed exactly as for sending, then described
  * instead of sent. The only request that leaves is a status query about the order it targets.
  */
-export async function rehearse(ctx: IExecuteFunctions, item: Rehearsal, call: GatewayCall, plan: DeliveryPlan): Promise<IDataObject> {
+export async function rehearse(ctx: IExecuteFunctions, item: Rehearsal, call: GatewayCall, plan: DeliveryPlan, order: StatusKnowledge | undefined): Promise<IDataObject> {
 	const built = await buildGatewayRequest(ctx, call);
-	const askable = !!plan.clientOrderId && !item.generatedOrderId && OPERATIONS[item.gateway].statusFindsIt;
-	const order = askable ? await learnStatus(ctx, call, plan) : undefined;
-	const stake = stakeOf(item.values, item.followUp ? order : undefined);
+	const facts = MONEY_ACTIONS[OPERATIONS[item.gateway].money];
+	const stake = stakeOf(item.values, facts.followUp ? order : undefined);
 	const output: IDataObject = {
 		dryRun: true,
 		operation: item.label,
@@ -66,7 +44,8 @@ export async function rehearse(ctx: IExecuteFunctions, item: Rehearsal, call: Ga
 		...(plan.clientOrderId ? { client_orderid: plan.clientOrderId } : {}),
 		...(plan.orderId ? { orderid: plan.orderId } : {}),
 		...(order ? { order: orderNow(order) } : {}),
-		wouldDo: item.followUp ? followUpEffect(item, stake, order) : newOrderEffect(item, plan, stake, order),
+		moneyEffect: 'notSent',
+		wouldDo: facts.followUp ? followUpEffect(facts, item, stake, order) : newOrderEffect(facts, item, plan, stake, order),
 	};
 	if (hasLimits(runSettings(ctx, plan.itemIndex))) {
 		// Counted as a real run would count it, so that the items a limit would stop show up.
@@ -86,20 +65,24 @@ function orderNow(order: StatusKnowledge): IDataObject {
 
 const money = (stake: Stake) => `${stake.amount} ${stake.currency}`;
 
-function followUpEffect(item: Rehearsal, stake: Stake | { unknown: string }, order: StatusKnowledge | undefined): string {
-	const verb = VERBS[item.gateway] ?? 'apply to';
+function followUpEffect(facts: MoneyActionFacts, item: Rehearsal, stake: Stake | { unknown: string }, order: StatusKnowledge | undefined): string {
+	const { verb } = facts;
 	if (order?.kind !== 'found') return `would ${verb} the order, but ${'unknown' in stake ? stake.unknown : 'its state is unknown'}: a real run would most likely be refused`;
 	const { status, amount: left, currency } = order.reply.fields;
 	const partial = !!item.values.amount && 'amount' in stake;
-	let sentence = partial ? `would ${verb} ${money(stake as Stake)} of ${left} ${currency} left` : `would ${verb} ${left} ${currency} (all that is left)`;
-	if (partial && left && amountUnits((stake as Stake).amount) > amountUnits(left)) sentence += ', but that is more than is left: the gateway would refuse it';
-	if (status !== 'approved') sentence += `, but the order is "${status || 'processing'}" and the gateway accepts this only on approved orders`;
-	return sentence;
+	const more = partial && !!left && amountUnits((stake as Stake).amount) > amountUnits(left);
+	// The refusal leads: a dry run that a real run would not carry out must not open with what it would move.
+	const refusals = [
+		...(status !== facts.acceptsStatus ? [`the order is "${status || 'processing'}" and the gateway accepts this only on ${facts.acceptsStatus} orders`] : []),
+		...(more ? [`${money(stake as Stake)} is more than the ${left} ${currency} left`] : []),
+	];
+	const sentence = partial ? `${verb} ${money(stake as Stake)} of ${left} ${currency} left` : `${verb} ${left} ${currency} (all that is left)`;
+	if (refusals.length) return `would be refused by the gateway: ${refusals.join('; ')} (asked: ${sentence})`;
+	return `would ${sentence}`;
 }
 
-function newOrderEffect(item: Rehearsal, plan: DeliveryPlan, stake: Stake | { unknown: string }, order: StatusKnowledge | undefined): string {
-	const verb = VERBS[item.gateway] ?? 'send';
-	const what = 'amount' in stake ? `${verb} ${money(stake)}` : `send ${item.label}`;
+function newOrderEffect(facts: MoneyActionFacts, item: Rehearsal, plan: DeliveryPlan, stake: Stake | { unknown: string }, order: StatusKnowledge | undefined): string {
+	const what = 'amount' in stake ? `${facts.verb} ${money(stake)}` : `send ${item.label}`;
 	if (!plan.clientOrderId) return `would ${what}`;
 	const sentence = `would ${what} as new order "${plan.clientOrderId}"`;
 	if (item.generatedOrderId) return `${sentence} (an order ID generated for this dry run: a real run generates another)`;
@@ -107,5 +90,5 @@ function newOrderEffect(item: Rehearsal, plan: DeliveryPlan, stake: Stake | { un
 	if (order.kind === 'notFound') return `${sentence} (the gateway does not know this order ID yet)`;
 	if (order.kind === 'unknown') return `${sentence} (whether the gateway already knows this order ID could not be learned: ${order.reason})`;
 	const { status, amount, currency } = order.reply.fields;
-	return `${sentence}, but the gateway already has an order "${plan.clientOrderId}" (status "${status || 'processing'}", ${amount ?? '?'} ${currency ?? ''}): a real run would get that order's result, not a new one`;
+	return `would send nothing: the gateway already has an order "${plan.clientOrderId}" (status "${status || 'processing'}", ${amount ?? '?'} ${currency ?? ''}), and a real run reports that order instead of moving money again`;
 }

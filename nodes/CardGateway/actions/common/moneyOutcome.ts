@@ -1,128 +1,98 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { OperationId } from '../../../shared/protocol/catalogue';
+import type { MoneyEffect } from '../../../shared/moneyEffect';
+import { OPERATIONS, type OperationId } from '../../../shared/protocol/catalogue';
 import { maskPan } from '../../../shared/protocol/masking';
-import type { GatewayReply } from '../../../shared/protocol/reply';
+import { MONEY_ACTIONS, type MoneyActionFacts } from '../../../shared/protocol/money';
 
+import type { Delivered } from './delivery';
 import { needsThreeDSecure } from './output';
-
-/** What a money-moving request does to the money, in the words its output uses. */
-type Effect = 'charge' | 'hold' | 'capture' | 'return' | 'void' | 'payout' | 'transfer';
-
-const EFFECTS: Partial<Record<OperationId, Effect>> = {
-	sale: 'charge',
-	saleV4: 'charge',
-	makeRebill: 'charge',
-	makeRebillSale: 'charge',
-	preauth: 'hold',
-	makeRebillPreauth: 'hold',
-	capture: 'capture',
-	return: 'return',
-	void: 'void',
-	payout: 'payout',
-	payoutV4: 'payout',
-	payoutPay: 'payout',
-	transfer: 'transfer',
-	transferByRefV2: 'transfer',
-	transferByRef: 'transfer',
-};
-
-/** The gateway's transaction types a follow-up's own transaction may carry in a status reply. */
-const FOLLOW_UP_TYPES: Partial<Record<Effect, readonly string[]>> = {
-	capture: ['capture'],
-	return: ['reversal', 'cancel', 'return', 'refund'],
-	void: ['void'],
-};
-
-const VERBS: Record<Effect, { done: string; noun: string }> = {
-	charge: { done: 'Charged', noun: 'Charge' },
-	hold: { done: 'Held', noun: 'Hold' },
-	capture: { done: 'Captured', noun: 'Capture' },
-	return: { done: 'Returned', noun: 'Return' },
-	void: { done: 'Voided', noun: 'Void' },
-	payout: { done: 'Paid out', noun: 'Payout' },
-	transfer: { done: 'Transferred', noun: 'Transfer' },
-};
-
-/** The output key holding the amount this operation moved, once the gateway approved it. */
-const MOVED_KEY: Record<Exclude<Effect, 'void'>, string> = {
-	charge: 'amountCharged',
-	hold: 'amountHeld',
-	capture: 'amountCaptured',
-	return: 'amountReturned',
-	payout: 'amountPaidOut',
-	transfer: 'amountTransferred',
-};
 
 /** What was sent, by parameter name (checked wire values). */
 export type SentValues = Readonly<Record<string, string | undefined>>;
 
 /**
  * What THIS request did to the money, from what was sent and what the gateway replied: the amount
- * asked for, the amount moved (only when the gateway says approved, and for a follow-up only when
- * the reply is about its own transaction), what is left, where a payout went (masked) and a
- * one-line `outcome`. Nothing is claimed that the reply does not support. Empty for operations
- * that move no money.
+ * asked for, the amount moved (only when the gateway says that this very operation was approved),
+ * what is left, where a payout went (masked), `moneyEffect` and a one-line `outcome`. Nothing is
+ * claimed that the reply does not support. Empty for operations that move no money.
  */
-export function moneyOutcome(gateway: OperationId, reply: GatewayReply, sent: SentValues): IDataObject {
-	const effect = EFFECTS[gateway];
-	if (!effect) return {};
+export function moneyOutcome(gateway: OperationId, delivered: Delivered, sent: SentValues): IDataObject {
+	const facts = MONEY_ACTIONS[OPERATIONS[gateway].money];
+	if (!facts.moves) return {};
+	const { reply } = delivered;
 	const { fields } = reply;
 	const currency = fields.currency || sent.currency || '';
 	const output: IDataObject = {};
 	if (sent.amount) output.amountRequested = sent.amount;
 	if (!fields.currency && sent.currency) output.currency = sent.currency;
-	const destination = destinationOf(effect, sent);
-	if (destination) output[effect === 'payout' ? 'paidTo' : 'transferredTo'] = destination;
+	const destination = facts.destinationKey ? destinationOf(sent) : undefined;
+	if (destination) output[facts.destinationKey!] = destination;
 
 	const status = fields.status ?? '';
-	const ownTransaction = !FOLLOW_UP_TYPES[effect] || !fields['transaction-type'] || FOLLOW_UP_TYPES[effect]!.includes(fields['transaction-type']);
-	const { done, noun } = VERBS[effect];
-	const asked = sent.amount ? `${noun} of ${money(sent.amount, currency)}` : wholeRequest(effect);
+	const asked = sent.amount ? `${facts.noun} of ${money(sent.amount, currency)}` : facts.whole ? `${facts.noun} of ${facts.whole}` : facts.noun;
+	const settle = (effect: MoneyEffect, outcome: string) => Object.assign(output, { moneyEffect: effect, outcome });
 
 	if (needsThreeDSecure(reply)) {
-		output.outcome = `${asked} waits for the customer's 3-D Secure check; nothing is final until it is done (send the customer to redirectUrl)`;
-		return output;
+		return settle('pending', `${asked} waits for the customer's 3-D Secure check; nothing is final until it is done (send the customer to redirectUrl)`);
 	}
-	if (status !== 'approved' || !ownTransaction) {
-		output.outcome = pendingOrRefused(asked, status, ownTransaction);
-		return output;
+	const refused = status === 'declined' || status === 'filtered' || status === 'error';
+	if (facts.movesLater) {
+		if (refused) return settle('noMoneyMoved', `${asked} not done: the gateway answered ${status}`);
+		return settle('pending', `${asked} accepted by the gateway; no money moved yet: ${facts.movesLater}`);
 	}
-	if (effect === 'void') {
-		output.voided = true;
-		output.outcome = 'Voided: the gateway approved the void of the whole payment';
-		return output;
+	const own = aboutThisOperation(facts, delivered);
+	if (!own) {
+		return settle('pending', `${asked} sent and accepted; the status the gateway gave is about the order, not about this request, so it is not confirmed yet (ask Transaction → Get Status later)`);
 	}
-	if (effect === 'return' && fields['transaction-type'] === 'cancel') {
-		output.holdReleased = true;
-		output.outcome = 'Hold released: the return cancelled the uncaptured preauthorization, so nothing was charged to return';
-		return output;
+	if (refused) return settle('noMoneyMoved', `${asked} not done: the gateway answered ${status}`);
+	if (status === 'unknown') return settle('mayHaveMoved', `${asked}: the gateway reports status unknown; check the order before acting on it`);
+	if (status !== 'approved') {
+		return settle('pending', `${asked} sent and accepted; not final yet, so the money may still move (turn on Wait for Final Status, or ask Transaction → Get Status later)`);
 	}
-	// An initial transaction's status reply carries its own amount (a rebill may settle on another
-	// of its Enumerate Amounts); a follow-up's reply carries the order's amount left, not the part moved.
-	const moved = FOLLOW_UP_TYPES[effect] ? sent.amount : fields.amount || sent.amount;
-	if (moved) output[MOVED_KEY[effect]] = moved;
-	else output[effect === 'capture' ? 'capturedInFull' : 'returnedInFull'] = true;
-	const left = effect === 'return' && fields.type === 'status-response' && fields.amount ? fields.amount : undefined;
-	if (left) output.amountRemaining = left;
 
-	const what = moved ? money(moved, currency) : effect === 'capture' ? 'everything still held' : 'everything that was left';
+	// What it turned out to be: a return on an uncaptured preauth releases the hold; a completed 3-D Secure payment charges or holds.
+	const type = fields['transaction-type'] ?? '';
+	const done = MONEY_ACTIONS[facts.turnsInto?.[type] ?? OPERATIONS[gateway].money];
+	if (done.doneFlag) {
+		output[done.doneFlag] = true;
+		return settle('moved', done.done);
+	}
+	const moved = movedAmount(delivered, sent);
+	if (moved && done.movedKey) output[done.movedKey] = moved;
+	if (!sent.amount && facts.inFullFlag) output[facts.inFullFlag] = true;
+	const left = delivered.orderAfter?.fields.amount;
+	if (left) output.amountRemaining = left;
+	const what = moved ? money(moved, currency) : (facts.whole ?? 'the amount asked');
 	const where = destination ? ` to ${destination}` : '';
 	const remaining = left ? `; ${money(left, currency)} left on the order` : '';
-	output.outcome = `${done} ${what}${where}${remaining}`;
-	return output;
+	return settle('moved', `${done.done} ${what}${where}${remaining}`);
 }
 
-function wholeRequest(effect: Effect): string {
-	if (effect === 'void') return 'Void of the whole payment';
-	return `${VERBS[effect].noun} of everything that is left`;
+/**
+ * Whether the reply speaks about this operation's own transaction: the gateway's direct answer to
+ * the request, a status naming this request's serial number, or a status of the order when the
+ * operation is the only one of its kind on it (catalogue: money.ts `confirmation`).
+ */
+function aboutThisOperation(facts: MoneyActionFacts, delivered: Delivered): boolean {
+	const { fields } = delivered.reply;
+	if (delivered.direct) return true;
+	if (delivered.serial && fields['by-request-sn'] === delivered.serial) return true;
+	const type = fields['transaction-type'];
+	if (facts.confirmation === 'order') return !type || facts.ownTypes.includes(type);
+	if (facts.confirmation === 'ownType') return !!type && facts.ownTypes.includes(type);
+	return false;
 }
 
-function pendingOrRefused(asked: string, status: string, ownTransaction: boolean): string {
-	if (!ownTransaction) return `${asked} sent; the status the gateway gave is about another transaction of the order, so this one is not confirmed yet`;
-	if (status === 'declined' || status === 'filtered' || status === 'error') return `${asked} not done: the gateway answered ${status}`;
-	if (status === 'unknown') return `${asked}: the gateway reports status unknown; check the order before acting on it`;
-	return `${asked} sent and accepted; not final yet, so the money may still move (turn on Wait for Final Status, or ask Transaction → Get Status later)`;
+/**
+ * The amount moved: what the gateway reports for this transaction (a rebill may settle on another of
+ * its Enumerate Amounts; a full return names what it returned), else what was sent. A status of the
+ * whole order reports what is left on it, never the part a follow-up moved.
+ */
+function movedAmount(delivered: Delivered, sent: SentValues): string | undefined {
+	const { fields } = delivered.reply;
+	const ownSerial = !!delivered.serial && fields['by-request-sn'] === delivered.serial;
+	return (ownSerial || !delivered.direct ? fields.amount : undefined) || sent.amount;
 }
 
 function money(amount: string, currency: string): string {
@@ -130,8 +100,7 @@ function money(amount: string, currency: string): string {
 }
 
 /** Where a payout or transfer goes, masked (a card number shows its first 6 and last 4 digits at most). */
-function destinationOf(effect: Effect, sent: SentValues): string | undefined {
-	if (effect !== 'payout' && effect !== 'transfer') return undefined;
+function destinationOf(sent: SentValues): string | undefined {
 	const card = sent.destinationCardNumber || sent.cardNumber;
 	if (card) return `card ${maskPan(card)}`;
 	if (sent.accountNumber) return `bank account ending ${sent.accountNumber.slice(-4)}`;

@@ -1,4 +1,5 @@
 import {
+	NodeOperationError,
 	updateDisplayOptions,
 	type IDataObject,
 	type IExecuteFunctions,
@@ -6,19 +7,20 @@ import {
 } from 'n8n-workflow';
 
 import { OPERATIONS, type AuthScheme, type OperationId } from '../../../shared/protocol/catalogue';
+import { MONEY_ACTIONS, type MoneyActionFacts } from '../../../shared/protocol/money';
 import { GatewayInputError } from '../../../shared/protocol/errors';
 import { comparableName } from '../../../shared/protocol/names';
-import { MERCHANT_ORDER_ID_SPELLINGS } from '../../../shared/protocol/reply';
+import { MERCHANT_ORDER_ID_SPELLINGS, type GatewayReply } from '../../../shared/protocol/reply';
 import { withMoneyEffect } from '../../../shared/moneyEffect';
-import { merchantCredentials, withInputErrors, type EndpointChoice, type GatewayCall } from '../../../shared/transport';
+import { buildGatewayRequest, gatewayError, merchantCredentials, withInputErrors, type EndpointChoice, type GatewayCall } from '../../../shared/transport';
 import type { OperationOf, Resource } from '../node.type';
 
-import { deliver, waitForFinalStatus, type DeliveryPlan } from './delivery';
+import { deliver, learnStatus, matchingOrder, waitForFinalStatus, type DeliveryPlan, type StatusKnowledge } from './delivery';
 import { rehearse } from './dryRun';
 import { guardAiAgent, guardRetryOnFail } from './guards';
-import { generatedOrderId } from './orderIds';
+import { generatedOrderId, isExecutionRetry } from './orderIds';
 import { expireMonth, expireYear, sectionHeading, type Field } from './fields';
-import { hasLimits, reserveSpending, runSettings } from './limits';
+import { hasLimits, reserveSpending, runSettings, type RunSettings } from './limits';
 import { extraFields, optionsCollection, RETRY_ON_FAIL_WARNING, runOptions, type RunOptions } from './options';
 import { moneyOutcome } from './moneyOutcome';
 import { nodeParameter, readAhead } from './parameters';
@@ -41,8 +43,6 @@ export interface OperationSpec {
 	main?: readonly Field[];
 	/** Parameters under "Additional Fields". */
 	optional?: readonly Field[];
-	/** Acts on an existing order: a lost reply is reported, never resent. */
-	followUp?: boolean;
 	/** Offers "Wait for Final Status". */
 	waitable?: boolean;
 	/** The user may pick the signature scheme. */
@@ -72,9 +72,14 @@ export interface Operation {
 /** What an operation file exports. */
 export type OperationModule = Pick<Operation, 'spec' | 'description' | 'execute'>;
 
-/** Money leaves or is held: the AI-agent guard and safe retries apply. */
-export function movesMoney(spec: OperationSpec): boolean {
-	return OPERATIONS[spec.gateway].movesMoney || spec.gateway === 'payoutForm';
+/** What the operation does to money (catalogue → money.ts). */
+export function moneyFactsOf(spec: Pick<OperationSpec, 'gateway'>): MoneyActionFacts {
+	return MONEY_ACTIONS[OPERATIONS[spec.gateway].money];
+}
+
+/** Money leaves or is held: the AI-agent guard, Dry Run, the limits and safe retries apply. */
+export function movesMoney(spec: Pick<OperationSpec, 'gateway'>): boolean {
+	return moneyFactsOf(spec).moves;
 }
 
 /** Builds one operation's parameters (scoped to it) and its per-item execution. */
@@ -120,7 +125,7 @@ export function defineOperation<R extends Resource>(spec: OperationSpec & { reso
 }
 
 async function executeOperation(ctx: IExecuteFunctions, spec: OperationSpec, itemIndex: number): Promise<IDataObject> {
-	const gateway = OPERATIONS[spec.gateway];
+	const facts = moneyFactsOf(spec);
 	const { options, auth, login, request, run } = await beforeSending(ctx, spec, itemIndex).catch((error: Error) => {
 		throw withMoneyEffect(error, 'notSent');
 	});
@@ -132,29 +137,115 @@ async function executeOperation(ctx: IExecuteFunctions, spec: OperationSpec, ite
 		timeoutMs: Math.round(options.timeoutSeconds * 1000),
 		itemIndex,
 	};
-	const money = movesMoney(spec);
 	const plan: DeliveryPlan = {
 		itemIndex,
 		label: spec.label,
 		login,
 		clientOrderId: request.clientOrderId,
 		orderId: request.values.gatewayOrderId,
-		movesMoney: money,
-		followUp: !!spec.followUp || !gateway.statusFindsIt,
-		requested: money && !spec.followUp && request.values.amount ? requestedMoney(request.values) : undefined,
+		operation: spec.gateway,
+		target: request.clientOrderId ? undefined : targetOf(spec, request.values),
+		requested: facts.moves && !facts.followUp && request.values.amount ? requestedMoney(request.values) : undefined,
 	};
-	if (money && run.dryRun) {
-		return await rehearse(ctx, { ...spec, followUp: !!spec.followUp, values: request.values, generatedOrderId: request.generatedOrderId }, call, plan);
+	// Limits are checked before anything is sent, the order-ID check included, unless the amount is the order's.
+	const limited = facts.moves && !run.dryRun && hasLimits(run);
+	const amountFromOrder = facts.followUp && !request.values.amount;
+	let unreserve = limited && !amountFromOrder ? reserveSpending(ctx, spec.label, plan, request.values, undefined) : undefined;
+	// A step after the count: what it throws before anything left gives the count back.
+	const counted = <T>(step: () => T | Promise<T>): Promise<T> =>
+		Promise.resolve()
+			.then(step)
+			.catch((error: Error) => {
+				unreserve?.(error);
+				throw error;
+			});
+	const before = await counted(async () => await orderBefore(ctx, spec, request, run, call, plan));
+	if (facts.moves && run.dryRun) {
+		return await rehearse(ctx, { label: spec.label, gateway: spec.gateway, values: request.values, generatedOrderId: request.generatedOrderId }, call, plan, before);
 	}
-	const unreserve = money && hasLimits(run) ? await reserveSpending(ctx, spec.label, call, plan, request.values, !!spec.followUp) : undefined;
-	let delivered = await deliver(ctx, call, plan).catch((error: Error) => {
-		unreserve?.(error);
-		throw error;
-	});
+	if (limited && amountFromOrder) unreserve = reserveSpending(ctx, spec.label, plan, request.values, before);
+	const existing = await counted(() => (before && !facts.followUp ? existingOrder(ctx, plan, before) : undefined));
+	if (existing) {
+		unreserve?.();
+		return summarise(existing, request, { alreadyExisted: true }, options.includeRawReply, alreadyExisted(spec, plan, existing));
+	}
+	let delivered = await counted(async () => await deliver(ctx, call, plan));
 	if (spec.waitable && options.waitForFinalStatus) {
 		delivered = await waitForFinalStatus(ctx, call, plan, delivered, options);
 	}
-	return summarise(delivered.reply, request, delivered.notes, options.includeRawReply, moneyOutcome(spec.gateway, delivered.reply, request.values));
+	return summarise(delivered.reply, request, delivered.notes, options.includeRawReply, moneyOutcome(spec.gateway, delivered, request.values));
+}
+
+/**
+ * What the gateway knows about the order before anything that moves money is sent (one status
+ * query), when something depends on it:
+ * - a dry run describes the order it targets;
+ * - a new order under an ID that may have been used already (typed by the user, or generated again
+ *   by a retried execution) is not sent when the gateway has it: a repeated order ID must never
+ *   move money twice, whatever the gateway does with it;
+ * - a full capture, return or void under spending limits counts what is on the order.
+ */
+async function orderBefore(
+	ctx: IExecuteFunctions,
+	spec: OperationSpec,
+	request: BuiltRequest,
+	run: RunSettings,
+	call: GatewayCall,
+	plan: DeliveryPlan,
+): Promise<StatusKnowledge | undefined> {
+	const facts = moneyFactsOf(spec);
+	const { statusQuery } = OPERATIONS[spec.gateway];
+	if (!facts.moves || !plan.clientOrderId || !statusQuery) return undefined;
+	const reusedId = !request.generatedOrderId || isExecutionRetry(ctx);
+	const needed = facts.followUp ? run.dryRun || (hasLimits(run) && !request.values.amount) : reusedId;
+	if (!needed) return undefined;
+	// What a real send would refuse (an unreadable key, a bad endpoint) is refused before the status query too.
+	await buildGatewayRequest(ctx, call);
+	const order = await learnStatus(ctx, call, plan);
+	if (order.kind === 'unknown' && !facts.followUp && !run.dryRun) {
+		if (order.refusal) {
+			// The gateway's own refusal (a wrong control key, say): its message and code, as for any request.
+			const error = gatewayError(ctx, order.refusal, plan.itemIndex, `${spec.label}: `);
+			error.description = [error.description, 'The gateway refused the status query that checks whether this order ID is new; nothing that moves money was sent'].filter(Boolean).join('. ');
+			throw withMoneyEffect(error, 'notSent');
+		}
+		throw withMoneyEffect(
+			new NodeOperationError(ctx.getNode(), `${spec.label} for order "${plan.clientOrderId}": could not check whether the gateway already has this order (${order.reason}); nothing was sent`, {
+				itemIndex: plan.itemIndex,
+				description: `Before a payment under an order ID that may have been used, the node asks the gateway about it, so that a repeated order ID never moves money twice. That status query failed: ${order.reason}. Run the item again when the gateway answers.`,
+			}),
+			'notSent',
+		);
+	}
+	return order;
+}
+
+/** The order the gateway already has under this ID, or an error when it is another payment than this one. */
+function existingOrder(ctx: IExecuteFunctions, plan: DeliveryPlan, before: StatusKnowledge): GatewayReply | undefined {
+	if (before.kind !== 'found') return undefined;
+	try {
+		return matchingOrder(ctx, plan, before.reply);
+	} catch (error) {
+		// Only a status query was sent.
+		throw withMoneyEffect(error as Error, 'notSent');
+	}
+}
+
+/** The outcome of an item whose order already existed: nothing was sent, nothing new moved. */
+function alreadyExisted(spec: OperationSpec, plan: DeliveryPlan, reply: GatewayReply): IDataObject {
+	const { status, amount, currency } = reply.fields;
+	const facts = moneyFactsOf(spec);
+	const was = status === 'approved' && facts.movedKey ? `${facts.done.toLowerCase()} earlier` : `status "${status || 'processing'}"`;
+	return {
+		moneyEffect: 'noMoneyMoved',
+		outcome: `Order "${plan.clientOrderId}" already existed at the gateway (${was}${amount ? `, ${amount} ${currency ?? ''}`.trimEnd() : ''}): nothing was sent, and this run moved nothing new`,
+	};
+}
+
+/** Names what a request without a merchant order ID acts on (a recurring payment, a card reference). */
+function targetOf(spec: OperationSpec, values: Record<string, string>): string | undefined {
+	const field = spec.required?.find((candidate) => values[candidate.property.name]);
+	return field ? `${field.property.displayName} "${values[field.property.name]}"` : undefined;
 }
 
 /**

@@ -32,6 +32,8 @@ const SUMMARY: ReadonlyArray<readonly [string, readonly string[]]> = [
 	['expireYear', ['expire-year', 'card-exp-year']],
 	['descriptor', ['descriptor']],
 	['processorTxId', ['processor-tx-id']],
+	['processorRrn', ['processor-rrn']],
+	['bankMessage', ['bank_message', 'bank-message']],
 	['endpointId', ['end-point-id']],
 ];
 
@@ -50,6 +52,8 @@ export interface DeliveryNotes {
 	recoveredFromLostReply?: boolean;
 	resentAfterLostReply?: boolean;
 	waitTimedOut?: boolean;
+	/** The gateway had the order before this run: nothing was sent. */
+	alreadyExisted?: boolean;
 }
 
 /**

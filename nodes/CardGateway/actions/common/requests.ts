@@ -32,7 +32,7 @@ import { payoutDestination } from './destinations';
 import type { CheckedValues, OperationSpec } from './operation';
 
 /** The request shape several operations share: which fields, and how the order is treated. */
-export type RequestShape = Pick<OperationSpec, 'required' | 'main' | 'optional' | 'followUp' | 'waitable' | 'refine'>;
+export type RequestShape = Pick<OperationSpec, 'required' | 'main' | 'optional' | 'waitable' | 'refine'>;
 
 /** Capture and return: a partial amount needs its currency, and the other way round. */
 function amountWithCurrency(values: CheckedValues): void {
@@ -83,7 +83,6 @@ function partialFollowUp(whenEmpty: string, detail = ''): RequestShape {
 	return {
 		required: [merchantOrderId, gatewayOrderId],
 		optional: [partial, currency, comment],
-		followUp: true,
 		waitable: true,
 		refine: amountWithCurrency,
 	};

@@ -1,6 +1,6 @@
 import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
-import { moneyEffectOf, severity, type MoneyEffect } from '../../../shared/moneyEffect';
+import { MONEY_EFFECT_WORDS, moneyEffectOf, severity, type MoneyEffect } from '../../../shared/moneyEffect';
 
 import type { OperationSpec } from './operation';
 import { readAhead } from './parameters';
@@ -31,7 +31,7 @@ export function refuseDuplicateOrderIds(ctx: IExecuteFunctions, spec: OperationS
 		}
 		const first = seen.get(id);
 		if (first !== undefined) {
-			throw new NodeOperationError(ctx.getNode(), `Items ${first} and ${index} have the same "${field.property.displayName}" "${id}"; nothing was sent`, {
+			throw new NodeOperationError(ctx.getNode(), `Items ${first + 1} and ${index + 1} have the same "${field.property.displayName}" "${id}"; nothing was sent`, {
 				itemIndex: index,
 				description: `${spec.label} moves money, and the gateway keeps one order per order ID: the second item would be refused or answered with the first one's result. Give every item its own order ID (or leave it empty to generate one), or run them in separate executions.`,
 			});
@@ -55,12 +55,20 @@ export function stoppedRunError(outcomes: readonly ItemOutcome[], itemCount: num
 	if (others.length > MAX_LISTED) lines.push(`… and ${others.length - MAX_LISTED} more`);
 	if (notStarted) lines.push(`${notStarted} item(s) were not started: nothing was sent for them`);
 	const target = worst.error as Error & { description?: string | null };
-	const atRisk = others.filter((outcome) => ('error' in outcome ? effect(outcome.error) === 'mayHaveMoved' : outcome.output.dryRun !== true)).length;
+	const atRisk = others.filter((outcome) => ['moved', 'pending', 'mayHaveMoved'].includes(effectOf(outcome))).length;
 	if (atRisk) target.message = `${target.message} (and ${atRisk} other order(s) of this run moved or may have moved money: see the details)`;
-	target.description = [target.description, `The run stopped at item ${worst.index}. Other items of this run:\n${lines.map((line) => `- ${line}`).join('\n')}`]
+	// n8n's error panel shows the description as HTML: each item on its own line there, and in plain text too.
+	target.description = [target.description, `The run stopped at item ${worst.index + 1}. Other items of this run:`, ...lines.map((line) => `• ${line}`)]
 		.filter(Boolean)
-		.join('\n\n');
+		.join('<br>\n');
 	return target;
+}
+
+/** What an item's outcome says about the money: an error's mark, or the output's own moneyEffect. */
+function effectOf(outcome: ItemOutcome): MoneyEffect {
+	if ('error' in outcome) return effect(outcome.error);
+	const declared = outcome.output.moneyEffect;
+	return typeof declared === 'string' && declared in MONEY_EFFECT_WORDS ? (declared as MoneyEffect) : 'mayHaveMoved';
 }
 
 function effect(error: Error): MoneyEffect {
@@ -72,13 +80,13 @@ function rank(error: Error): number {
 	return severity(effect(error));
 }
 
+/** One line per item, numbered as n8n numbers items (from 1), saying what became of the money in the item's own words. */
 function describe(outcome: ItemOutcome): string {
-	if ('error' in outcome) {
-		const what = { notSent: 'nothing was sent', noMoneyMoved: 'no money moved', mayHaveMoved: 'money MAY have moved' }[effect(outcome.error)];
-		return `item ${outcome.index}: failed (${what}): ${outcome.error.message}`;
-	}
+	const item = `item ${outcome.index + 1}`;
+	if ('error' in outcome) return `${item}: failed (${MONEY_EFFECT_WORDS[effect(outcome.error)]}): ${outcome.error.message}`;
 	const { output } = outcome;
-	if (output.dryRun === true) return `item ${outcome.index} (order "${String(output.client_orderid ?? '')}"): dry run, nothing sent that moves money: ${String(output.wouldDo)}`;
-	const money = output.amount ? `, ${String(output.amount)} ${String(output.currency ?? '')}`.trimEnd() : '';
-	return `item ${outcome.index} (order "${String(output.client_orderid ?? '')}", gateway order ${String(output.orderid ?? '?')}): ${String(output.status ?? 'sent')}${money}`;
+	const order = `order "${String(output.client_orderid ?? '')}"${output.orderid ? `, gateway order ${String(output.orderid)}` : ''}`;
+	if (output.dryRun === true) return `${item} (${order}): dry run, nothing sent that moves money: ${String(output.wouldDo)}`;
+	const said = typeof output.outcome === 'string' ? output.outcome : `status ${String(output.status ?? 'sent')}`;
+	return `${item} (${order}): ${said} (${MONEY_EFFECT_WORDS[effectOf(outcome)]})`;
 }

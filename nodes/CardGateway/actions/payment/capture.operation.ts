@@ -20,8 +20,8 @@ async function completeFullCapture(ctx: IExecuteFunctions, step: PrepareStep): P
 		});
 	const knowledge = await learnStatus(
 		ctx,
-		{ operation: 'status', fields: [], endpoint: step.endpoint, timeoutMs: step.timeoutMs, itemIndex },
-		{ itemIndex, label, login: step.login, clientOrderId: request.clientOrderId, orderId: request.values.gatewayOrderId, movesMoney: false, followUp: true },
+		{ endpoint: step.endpoint, timeoutMs: step.timeoutMs },
+		{ itemIndex, login: step.login, clientOrderId: request.clientOrderId, orderId: request.values.gatewayOrderId, operation: 'capture' },
 	);
 	if (knowledge.kind === 'unknown') throw refuse(`the held amount could not be learned (${knowledge.reason})`);
 	if (knowledge.kind === 'notFound') throw refuse('the gateway does not know the order');

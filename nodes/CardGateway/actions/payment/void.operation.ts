@@ -8,6 +8,5 @@ export const { spec, description, execute } = defineOperation({
 	gateway: 'void',
 	label: 'Payment → Void',
 	required: [merchantOrderId, gatewayOrderId, comment],
-	followUp: true,
 	waitable: true,
 });

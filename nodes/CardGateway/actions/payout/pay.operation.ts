@@ -10,6 +10,5 @@ export const { spec, description, execute } = defineOperation({
 	required: [merchantOrderId],
 	main: [gatewayOrderId],
 	optional: [serverCallbackUrl, notifyUrl],
-	followUp: true,
 	waitable: true,
 });
