@@ -22,6 +22,11 @@ const ANSWERS = {
 	redirect307: { status: 307, redirect: true },
 	redirect302: { status: 302, redirect: true },
 	otherOrder: { rewrite: true },
+	// A gateway that accepts the request without booking it yet: an async-response about the request's
+	// own order, with a serial number of its own (not forwarded, so nothing moves).
+	acceptedUnbooked: { accept: true },
+	// A white label whose status replies name no transaction type and no by-request-sn.
+	untypedStatus: { strip: ['transaction-type', 'by-request-sn'] },
 };
 
 function listen(server) {
@@ -34,6 +39,27 @@ function readBody(req) {
 		req.on('data', (chunk) => chunks.push(chunk));
 		req.on('end', () => resolve(Buffer.concat(chunks)));
 	});
+}
+
+let acceptedSerial = 0;
+
+/** An async-response about the order the request names, as a gateway that queued it answers. */
+function acceptedReply(requestBody) {
+	const fields = new URLSearchParams(requestBody);
+	acceptedSerial += 1;
+	return JSON.stringify({
+		type: 'async-response',
+		'serial-number': `00000000-0000-0000-ffff-${String(acceptedSerial).padStart(12, '0')}`,
+		'merchant-order-id': fields.get('client_orderid') ?? fields.get('client-order-id') ?? '',
+		'paynet-order-id': fields.get('orderid') ?? '',
+	});
+}
+
+/** Drops fields from a JSON gateway reply. */
+function without(body, names) {
+	const json = JSON.parse(body.toString('utf8'));
+	for (const name of names) delete json[name];
+	return JSON.stringify(json);
 }
 
 /** Replaces the merchant order ID of a gateway reply (JSON or legacy form) with another one. */
@@ -80,12 +106,18 @@ async function startHostileGateway(gatewayUrl, plan = () => ({ forward: true, an
 		}
 		const answer = ANSWERS[decision.answer];
 		if (answer === undefined) throw new Error(`unknown answer ${decision.answer}`);
-		if (answer === null || answer.rewrite) {
+		if (answer && answer.accept) {
+			const out = acceptedReply(body.toString('utf8'));
+			res.writeHead(200, { 'content-type': 'application/vnd.pay+json', 'content-length': Buffer.byteLength(out) });
+			res.end(out);
+			return;
+		}
+		if (answer === null || answer.rewrite || answer.strip) {
 			if (!upstream) {
 				res.destroy();
 				return;
 			}
-			const out = answer ? aboutAnotherOrder(upstream.body) : upstream.body;
+			const out = !answer ? upstream.body : answer.strip ? without(upstream.body, answer.strip) : aboutAnotherOrder(upstream.body);
 			res.writeHead(upstream.status, { 'content-type': upstream.headers['content-type'] || 'text/plain', 'content-length': Buffer.byteLength(out) });
 			res.end(out);
 			return;
@@ -112,4 +144,7 @@ async function startHostileGateway(gatewayUrl, plan = () => ({ forward: true, an
 	};
 }
 
-module.exports = { startHostileGateway, NON_REPLIES: Object.keys(ANSWERS).filter((name) => name !== 'pass') };
+/** Answers that are not a gateway reply at all (the others are gateway replies that say something else). */
+const GATEWAY_SHAPED = new Set(['pass', 'acceptedUnbooked', 'untypedStatus']);
+
+module.exports = { startHostileGateway, NON_REPLIES: Object.keys(ANSWERS).filter((name) => !GATEWAY_SHAPED.has(name)) };
