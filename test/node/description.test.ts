@@ -6,6 +6,8 @@ import path from 'node:path';
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { CardGateway } from '../../nodes/CardGateway/CardGateway.node';
+import { gatewayOrderId, merchantOrderId } from '../../nodes/CardGateway/actions/common/fields';
+import { defineOperation, defineResource, movesMoney } from '../../nodes/CardGateway/actions/common/operation';
 
 const { description } = new CardGateway();
 const properties = description.properties;
@@ -144,4 +146,23 @@ it('codex file, with the words an ops person searches for', () => {
 	for (const kind of ['primaryDocumentation', 'credentialDocumentation']) {
 		expect(codex.resources[kind][0].url).toMatch(/^https:\/\/github\.com\/card-gateway\/n8n-nodes-card-gateway#/);
 	}
+});
+
+it('an operation is its own file plus one entry in its resource: menu, parameters, money options and guards follow from it', () => {
+	// A throwaway operation on an existing catalogue line (a capture): nothing else is declared anywhere.
+	const settle = defineOperation({ gateway: 'capture', menu: { name: 'Settle', description: 'Settle a hold', action: 'Settle a hold' }, required: [merchantOrderId, gatewayOrderId] });
+	const look = defineOperation({ gateway: 'status', menu: { name: 'Look', description: 'Look at an order', action: 'Look at an order' }, required: [merchantOrderId, gatewayOrderId] });
+	const scratch = defineResource('scratch', 'Scratch', 'look', { settle, look });
+	const [menu, ...parameters] = scratch.description;
+	expect(menu.options).toEqual([
+		{ name: 'Look', value: 'look', description: 'Look at an order', action: 'Look at an order' },
+		{ name: 'Settle', value: 'settle', description: 'Settle a hold', action: 'Settle a hold' },
+	]);
+	expect(scratch.operations.settle.spec).toMatchObject({ resource: 'scratch', operation: 'settle', label: 'Scratch → Settle' });
+	expect([movesMoney(scratch.operations.settle.spec), movesMoney(scratch.operations.look.spec)]).toEqual([true, false]);
+	const shownFor = (operation: string) => parameters.filter((p) => p.displayOptions?.show?.operation?.includes(operation));
+	const optionNames = (operation: string) => ((shownFor(operation).find((p) => p.name === 'options')?.options ?? []) as INodeProperties[]).map((o) => o.name);
+	expect(shownFor('settle').map((p) => p.name)).toContain('retryNotice');
+	expect(optionNames('settle')).toEqual(expect.arrayContaining(['allowAiMoneyMovement', 'dryRun', 'maxAmountPerItem', 'maxTotalPerRun']));
+	expect(optionNames('look')).not.toContain('allowAiMoneyMovement');
 });

@@ -270,7 +270,7 @@ describe('Transaction → Get Status (V4): the untyped reply of the vendor\'s em
 	it('an unknown order, or a known gateway order ID with another merchant order ID, is a clear error (HTTP 400)', async () => {
 		const unknown = await statusV4('v4-st-none', '987654');
 		expect(unknown.items).toEqual([]);
-		expect(unknown.error?.message).toBe('Transaction → Get Status (v4): Unknown order 987654. (code 3)');
+		expect(unknown.error?.message).toBe('Transaction → Get Status (V4): Unknown order 987654. (code 3)');
 		expect(unknown.error?.httpCode).toBe('400');
 		const orderid = await ticketSale('v4-st-mine', '123');
 		const mismatch = await statusV4('v4-st-not-mine', orderid);
@@ -333,7 +333,7 @@ describe('Transaction → Get Status (V4) reads an untyped reply only when it is
 	it('the emulator\'s refusal of an unknown order: HTTP 400, untyped error-message', async () => {
 		stub.answer(400, { 'error-message': 'Unknown order 4823190.' });
 		const run = await ask();
-		expect(run.error?.message).toBe('Transaction → Get Status (v4): Unknown order 4823190.');
+		expect(run.error?.message).toBe('Transaction → Get Status (V4): Unknown order 4823190.');
 		expect(run.error?.httpCode).toBe('400');
 	});
 
@@ -347,7 +347,7 @@ describe('Transaction → Get Status (V4) reads an untyped reply only when it is
 		stub.answer(200, body);
 		const run = await ask();
 		expect(run.items).toEqual([]);
-		expect(run.error?.message).toBe(`Transaction → Get Status (v4): no gateway reply for order 4823190 ("hf-1") (the answer was an untyped status ${why} (HTTP 200))`);
+		expect(run.error?.message).toBe(`Transaction → Get Status (V4): no gateway reply for order 4823190 ("hf-1") (the answer was an untyped status ${why} (HTTP 200))`);
 		expect(run.error?.description).toContain('look up order 4823190 ("hf-1")');
 		expect(run.serialised).not.toContain('"final":true');
 	});

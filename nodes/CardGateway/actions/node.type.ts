@@ -1,16 +1,28 @@
 import type { AllEntities } from 'n8n-workflow';
 
-/** Every resource and its operations: the node's public contract (parameter values never change). */
-type CardGatewayMap = {
-	cardReference: 'create' | 'createV4' | 'getInfo' | 'rebill' | 'rebillPreauth' | 'rebillSale';
-	hostedForm: 'payment' | 'payout' | 'preauth' | 'sale' | 'transfer' | 'verifyAccount';
-	payment: 'capture' | 'preauth' | 'return' | 'sale' | 'saleWithToken' | 'verifyAccount' | 'verifyAccountSync' | 'void';
-	payout: 'check' | 'pay' | 'send' | 'sendV4';
-	recurringPayment: 'create' | 'update';
-	threeDSecure: 'uploadCRes' | 'uploadMethodUrlResult' | 'uploadPaRes';
-	transaction: 'getStatus' | 'getStatusV4';
-	transfer: 'checkPanEligibility' | 'send' | 'sendByReference' | 'sendByReferenceV2';
+import type * as cardReference from './cardReference';
+import type * as hostedForm from './hostedForm';
+import type * as payment from './payment';
+import type * as payout from './payout';
+import type * as recurringPayment from './recurringPayment';
+import type * as threeDSecure from './threeDSecure';
+import type * as transaction from './transaction';
+import type * as transfer from './transfer';
+
+/** Every resource's module; its operations are the entries of its defineResource list. */
+type Resources = {
+	cardReference: typeof cardReference;
+	hostedForm: typeof hostedForm;
+	payment: typeof payment;
+	payout: typeof payout;
+	recurringPayment: typeof recurringPayment;
+	threeDSecure: typeof threeDSecure;
+	transaction: typeof transaction;
+	transfer: typeof transfer;
 };
+
+/** Every resource and its operations: the node's public contract (parameter values never change). */
+type CardGatewayMap = { [R in keyof Resources]: keyof Resources[R]['operations'] & string };
 
 export type CardGatewayType = AllEntities<CardGatewayMap>;
 

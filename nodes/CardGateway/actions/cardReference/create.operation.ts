@@ -2,4 +2,8 @@ import { defineOperation } from '../common/operation';
 import { ORDER_REFERENCE } from '../common/requests';
 
 // Stores the card of an approved initial payment for later rebills.
-export const { spec, description, execute } = defineOperation({ resource: 'cardReference', operation: 'create', gateway: 'createCardRef', label: 'Card Reference → Create', ...ORDER_REFERENCE });
+export default defineOperation({
+	gateway: 'createCardRef',
+	menu: { name: 'Create', description: 'Store the card of an approved payment as a card reference for later charges', action: 'Create a card reference' },
+	...ORDER_REFERENCE,
+});

@@ -2,4 +2,8 @@ import { defineOperation } from '../common/operation';
 import { ORDER_REFERENCE } from '../common/requests';
 
 // The RSA-signed v4 variant; it also returns a recurring payment ID.
-export const { spec, description, execute } = defineOperation({ resource: 'cardReference', operation: 'createV4', gateway: 'createCardRefV4', label: 'Card Reference → Create (V4)', ...ORDER_REFERENCE });
+export default defineOperation({
+	gateway: 'createCardRefV4',
+	menu: { name: 'Create (V4)', description: 'Store the card of an approved payment (RSA-signed API; also returns a recurring payment ID)', action: 'Create a card reference with the v4 API' },
+	...ORDER_REFERENCE,
+});

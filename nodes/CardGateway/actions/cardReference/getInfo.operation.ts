@@ -1,4 +1,8 @@
 import { cardReferenceId } from '../common/fields';
 import { defineOperation } from '../common/operation';
 
-export const { spec, description, execute } = defineOperation({ resource: 'cardReference', operation: 'getInfo', gateway: 'getCardInfo', label: 'Card Reference → Get Info', required: [cardReferenceId] });
+export default defineOperation({
+	gateway: 'getCardInfo',
+	menu: { name: 'Get Info', description: 'Get the masked card number, brand and expiry behind a card reference', action: 'Get card reference info' },
+	required: [cardReferenceId],
+});

@@ -1,4 +1,8 @@
 import { defineOperation } from '../common/operation';
 import { REBILL } from '../common/requests';
 
-export const { spec, description, execute } = defineOperation({ resource: 'cardReference', operation: 'rebill', gateway: 'makeRebill', label: 'Card Reference → Rebill', ...REBILL });
+export default defineOperation({
+	gateway: 'makeRebill',
+	menu: { name: 'Rebill', description: 'Charge a stored card without the cardholder', action: 'Charge a stored card' },
+	...REBILL,
+});

@@ -1,4 +1,8 @@
 import { defineOperation } from '../common/operation';
 import { REBILL } from '../common/requests';
 
-export const { spec, description, execute } = defineOperation({ resource: 'cardReference', operation: 'rebillPreauth', gateway: 'makeRebillPreauth', label: 'Card Reference → Rebill (Preauth)', ...REBILL });
+export default defineOperation({
+	gateway: 'makeRebillPreauth',
+	menu: { name: 'Rebill (Preauth)', description: 'Hold an amount on a stored card', action: 'Preauthorize a stored card' },
+	...REBILL,
+});

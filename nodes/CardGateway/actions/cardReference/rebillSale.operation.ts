@@ -1,4 +1,8 @@
 import { defineOperation } from '../common/operation';
 import { REBILL } from '../common/requests';
 
-export const { spec, description, execute } = defineOperation({ resource: 'cardReference', operation: 'rebillSale', gateway: 'makeRebillSale', label: 'Card Reference → Rebill (Sale)', ...REBILL });
+export default defineOperation({
+	gateway: 'makeRebillSale',
+	menu: { name: 'Rebill (Sale)', description: 'Charge a stored card (the make-rebill-sale command)', action: 'Charge a stored card with a rebill sale' },
+	...REBILL,
+});

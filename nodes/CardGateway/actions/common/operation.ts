@@ -13,7 +13,6 @@ import { comparableName } from '../../../shared/protocol/names';
 import { MERCHANT_ORDER_ID_SPELLINGS, type GatewayReply } from '../../../shared/protocol/reply';
 import { withMoneyEffect } from '../../../shared/moneyEffect';
 import { buildGatewayRequest, gatewayError, merchantCredentials, withInputErrors, type EndpointChoice, type GatewayCall } from '../../../shared/transport';
-import type { OperationOf, Resource } from '../node.type';
 
 import { deliver, learnStatus, matchingOrder, waitForFinalStatus, type DeliveryPlan, type StatusKnowledge } from './delivery';
 import { rehearse } from './dryRun';
@@ -30,13 +29,16 @@ import { asText, checkExpiry, isEmpty, label, wireValue } from './values';
 /** Values already checked, by parameter name (wire form). */
 export type CheckedValues = Readonly<Record<string, string>>;
 
-export interface OperationSpec {
-	resource: Resource;
-	operation: string;
+/**
+ * What an operation's own file declares. What it does to money, its status query and its wire form
+ * are its catalogue line (`gateway`); its place in the node (resource, value, label) is its entry in
+ * the resource's list (defineResource).
+ */
+export interface OperationDefinition {
 	/** The catalogue entry the request is built from. */
 	gateway: OperationId;
-	/** Name used in messages, e.g. "Payment → Sale". */
-	label: string;
+	/** Its entry in the resource's Operation menu. */
+	menu: { name: string; description: string; action: string };
 	/** Top-level parameters the user must fill in (a new merchant order ID may stay empty). */
 	required?: readonly Field[];
 	/** Top-level parameters that may stay empty. */
@@ -51,6 +53,15 @@ export interface OperationSpec {
 	refine?: (values: CheckedValues) => void;
 	/** Runs after the checks and before the request is sent; may complete the request from the gateway. */
 	prepare?: (ctx: IExecuteFunctions, step: PrepareStep) => Promise<void>;
+}
+
+/** An operation placed in the node. */
+export interface OperationSpec extends OperationDefinition {
+	resource: string;
+	/** The parameter value of the Operation menu (saved workflows hold it: never changes). */
+	operation: string;
+	/** Name used in messages, e.g. "Payment → Sale". */
+	label: string;
 }
 
 /** What `prepare` may read and complete. */
@@ -69,8 +80,40 @@ export interface Operation {
 	execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject>;
 }
 
-/** What an operation file exports. */
+/** An operation of the node, as the router runs it. */
 export type OperationModule = Pick<Operation, 'spec' | 'description' | 'execute'>;
+
+/** Typed identity: what an operation file exports. */
+export function defineOperation(definition: OperationDefinition): OperationDefinition {
+	return definition;
+}
+
+/**
+ * A resource of the node from its operations, one entry each (key = the Operation parameter value):
+ * the Operation menu (A–Z, as n8n lists it), every operation's parameters and its execution.
+ */
+export function defineResource<const D extends Record<string, OperationDefinition>>(
+	resource: string,
+	label: string,
+	defaultOperation: keyof D & string,
+	definitions: D,
+): { operations: { [K in keyof D]: Operation }; description: INodeProperties[] } {
+	const operations = Object.fromEntries(
+		Object.entries(definitions).map(([operation, definition]) => [operation, buildOperation({ ...definition, resource, operation, label: `${label} → ${definition.menu.name}` })]),
+	) as { [K in keyof D]: Operation };
+	const menu: INodeProperties = {
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: [resource] } },
+		options: Object.entries(definitions)
+			.map(([value, { menu: entry }]) => ({ name: entry.name, value, description: entry.description, action: entry.action }))
+			.sort((a, b) => a.name.localeCompare(b.name)),
+		default: defaultOperation,
+	};
+	return { operations, description: [menu, ...Object.values(operations).flatMap((operation) => operation.description)] };
+}
 
 /** What the operation does to money (catalogue → money.ts). */
 export function moneyFactsOf(spec: Pick<OperationSpec, 'gateway'>): MoneyActionFacts {
@@ -83,7 +126,7 @@ export function movesMoney(spec: Pick<OperationSpec, 'gateway'>): boolean {
 }
 
 /** Builds one operation's parameters (scoped to it) and its per-item execution. */
-export function defineOperation<R extends Resource>(spec: OperationSpec & { resource: R; operation: OperationOf<R> }): Operation {
+function buildOperation(spec: OperationSpec): Operation {
 	const gateway = OPERATIONS[spec.gateway];
 	const money = movesMoney(spec);
 	const properties: INodeProperties[] = [];

@@ -2,11 +2,9 @@ import { defineOperation } from '../common/operation';
 import { PAYMENT_FORM } from '../common/requests';
 
 // The interface states no signature scheme for this form: control by default, the user may pick.
-export const { spec, description, execute } = defineOperation({
-	resource: 'hostedForm',
-	operation: 'payment',
+export default defineOperation({
 	gateway: 'paymentForm',
-	label: 'Hosted Form → Payment',
+	menu: { name: 'Payment', description: 'Get a hosted payment page where the customer picks how to pay', action: 'Create a hosted payment form' },
 	...PAYMENT_FORM,
 	schemeChoice: true,
 });

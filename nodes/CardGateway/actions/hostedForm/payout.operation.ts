@@ -3,11 +3,9 @@ import { PAYMENT_FORM } from '../common/requests';
 
 // The interface states no signature scheme for this form: OAuth HMAC-SHA1 by default (public
 // docs), the user may pick another. It pays out, so the AI-agent guard applies.
-export const { spec, description, execute } = defineOperation({
-	resource: 'hostedForm',
-	operation: 'payout',
+export default defineOperation({
 	gateway: 'payoutForm',
-	label: 'Hosted Form → Payout',
+	menu: { name: 'Payout', description: 'Get a hosted page where the recipient enters the card that receives a payout', action: 'Create a hosted payout form' },
 	...PAYMENT_FORM,
 	schemeChoice: true,
 });

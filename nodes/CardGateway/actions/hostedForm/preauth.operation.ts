@@ -1,4 +1,8 @@
 import { defineOperation } from '../common/operation';
 import { PAYMENT_FORM } from '../common/requests';
 
-export const { spec, description, execute } = defineOperation({ resource: 'hostedForm', operation: 'preauth', gateway: 'preauthForm', label: 'Hosted Form → Preauth', ...PAYMENT_FORM });
+export default defineOperation({
+	gateway: 'preauthForm',
+	menu: { name: 'Preauth', description: 'Get a hosted card page that holds an amount', action: 'Create a hosted preauth form' },
+	...PAYMENT_FORM,
+});

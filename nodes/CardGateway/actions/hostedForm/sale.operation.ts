@@ -1,4 +1,8 @@
 import { defineOperation } from '../common/operation';
 import { PAYMENT_FORM } from '../common/requests';
 
-export const { spec, description, execute } = defineOperation({ resource: 'hostedForm', operation: 'sale', gateway: 'saleForm', label: 'Hosted Form → Sale', ...PAYMENT_FORM });
+export default defineOperation({
+	gateway: 'saleForm',
+	menu: { name: 'Sale', description: 'Get a hosted card page that charges the customer; the card data never touches n8n', action: 'Create a hosted sale form' },
+	...PAYMENT_FORM,
+});

@@ -3,4 +3,8 @@ import { PAYMENT_FORM } from '../common/requests';
 
 // The payer moves money from their card on the hosted page (the vendor's PHP library signs it like
 // the sale form); like the other payment forms, the request itself moves no money.
-export const { spec, description, execute } = defineOperation({ resource: 'hostedForm', operation: 'transfer', gateway: 'transferForm', label: 'Hosted Form → Transfer', ...PAYMENT_FORM });
+export default defineOperation({
+	gateway: 'transferForm',
+	menu: { name: 'Transfer', description: 'Get a hosted page where the payer sends money from their card', action: 'Create a hosted transfer form' },
+	...PAYMENT_FORM,
+});

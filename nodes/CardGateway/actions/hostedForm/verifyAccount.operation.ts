@@ -1,4 +1,8 @@
 import { defineOperation } from '../common/operation';
 import { VERIFICATION_FORM } from '../common/requests';
 
-export const { spec, description, execute } = defineOperation({ resource: 'hostedForm', operation: 'verifyAccount', gateway: 'accountVerificationForm', label: 'Hosted Form → Verify Account', ...VERIFICATION_FORM });
+export default defineOperation({
+	gateway: 'accountVerificationForm',
+	menu: { name: 'Verify Account', description: 'Get a hosted card page that verifies a card with a zero-amount authorization', action: 'Create a hosted account verification form' },
+	...VERIFICATION_FORM,
+});

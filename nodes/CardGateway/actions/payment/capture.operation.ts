@@ -42,11 +42,9 @@ async function completeFullCapture(ctx: IExecuteFunctions, step: PrepareStep): P
 	request.fields.push(['amount', held.amount], ['currency', held.currency]);
 }
 
-export const { spec, description, execute } = defineOperation({
-	resource: 'payment',
-	operation: 'capture',
+export default defineOperation({
 	gateway: 'capture',
-	label: 'Payment → Capture',
+	menu: { name: 'Capture', description: 'Settle a preauthorized amount, in full or in part', action: 'Capture a preauthorized payment' },
 	...PARTIAL_FOLLOW_UP,
 	prepare: completeFullCapture,
 });

@@ -1,4 +1,8 @@
 import { defineOperation } from '../common/operation';
 import { CARD_PAYMENT } from '../common/requests';
 
-export const { spec, description, execute } = defineOperation({ resource: 'payment', operation: 'preauth', gateway: 'preauth', label: 'Payment → Preauth', ...CARD_PAYMENT });
+export default defineOperation({
+	gateway: 'preauth',
+	menu: { name: 'Preauth', description: 'Hold an amount on a card until it is captured or voided', action: 'Preauthorize a card payment' },
+	...CARD_PAYMENT,
+});

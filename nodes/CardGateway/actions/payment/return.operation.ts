@@ -1,4 +1,8 @@
 import { defineOperation } from '../common/operation';
 import { RETURN_FOLLOW_UP } from '../common/requests';
 
-export const { spec, description, execute } = defineOperation({ resource: 'payment', operation: 'return', gateway: 'return', label: 'Payment → Return', ...RETURN_FOLLOW_UP });
+export default defineOperation({
+	gateway: 'return',
+	menu: { name: 'Return', description: 'Refund a sale or capture (in full or in part), or cancel a preauth', action: 'Return a payment' },
+	...RETURN_FOLLOW_UP,
+});

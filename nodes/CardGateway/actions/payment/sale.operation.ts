@@ -1,4 +1,8 @@
 import { defineOperation } from '../common/operation';
 import { CARD_PAYMENT } from '../common/requests';
 
-export const { spec, description, execute } = defineOperation({ resource: 'payment', operation: 'sale', gateway: 'sale', label: 'Payment → Sale', ...CARD_PAYMENT });
+export default defineOperation({
+	gateway: 'sale',
+	menu: { name: 'Sale', description: 'Charge a card in one step', action: 'Charge a card' },
+	...CARD_PAYMENT,
+});

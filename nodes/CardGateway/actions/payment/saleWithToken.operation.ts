@@ -35,11 +35,9 @@ const BROWSER: readonly Field[] = [
 	}),
 );
 
-export const { spec, description, execute } = defineOperation({
-	resource: 'payment',
-	operation: 'saleWithToken',
+export default defineOperation({
 	gateway: 'saleV4',
-	label: 'Payment → Sale with Hosted Fields Token (v4)',
+	menu: { name: 'Sale with Hosted Fields Token (V4)', description: "Charge the card the payer typed into the gateway's hosted fields, by its payment ticket (card data never touches n8n)", action: 'Charge a card by hosted fields token' },
 	required: [newMerchantOrderId, orderDescription, ...MONEY, hostedFieldsToken, ...CUSTOMER, redirectUrl],
 	optional: [cardholderName, ...CUSTOMER_EXTRA, ...BROWSER, ...CALLBACKS],
 	waitable: true,

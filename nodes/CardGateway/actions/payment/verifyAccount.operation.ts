@@ -1,10 +1,8 @@
 import { defineOperation } from '../common/operation';
 import { CARD_VERIFICATION } from '../common/requests';
 
-export const { spec, description, execute } = defineOperation({
-	resource: 'payment',
-	operation: 'verifyAccount',
+export default defineOperation({
 	gateway: 'accountVerification',
-	label: 'Payment → Verify Account',
+	menu: { name: 'Verify Account', description: 'Check with a zero-amount authorization that a card is in good standing', action: 'Verify a card account' },
 	...CARD_VERIFICATION,
 });

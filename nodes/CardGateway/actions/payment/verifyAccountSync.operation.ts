@@ -2,11 +2,9 @@ import { defineOperation } from '../common/operation';
 import { CARD_VERIFICATION } from '../common/requests';
 
 // The synchronous variant answers with the final status (and a card reference) at once.
-export const { spec, description, execute } = defineOperation({
-	resource: 'payment',
-	operation: 'verifyAccountSync',
+export default defineOperation({
 	gateway: 'syncAccountVerification',
-	label: 'Payment → Verify Account (Synchronous)',
+	menu: { name: 'Verify Account (Synchronous)', description: 'Verify a card and get the final result (and a card reference) in the same call', action: 'Verify a card account synchronously' },
 	...CARD_VERIFICATION,
 	waitable: false,
 });

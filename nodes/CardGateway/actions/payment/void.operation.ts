@@ -2,11 +2,9 @@ import { comment, gatewayOrderId, merchantOrderId } from '../common/fields';
 import { defineOperation } from '../common/operation';
 
 // Void cancels the whole amount; the gateway documentation requires a comment.
-export const { spec, description, execute } = defineOperation({
-	resource: 'payment',
-	operation: 'void',
+export default defineOperation({
 	gateway: 'void',
-	label: 'Payment → Void',
+	menu: { name: 'Void', description: 'Cancel an approved payment that is not settled yet (full amount only)', action: 'Void a payment' },
 	required: [merchantOrderId, gatewayOrderId, comment],
 	waitable: true,
 });

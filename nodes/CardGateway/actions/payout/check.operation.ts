@@ -2,4 +2,8 @@ import { defineOperation } from '../common/operation';
 import { PAYOUT } from '../common/requests';
 
 // Step one of the two-step v4 payout: validates and registers it; no money moves yet.
-export const { spec, description, execute } = defineOperation({ resource: 'payout', operation: 'check', gateway: 'payoutCheck', label: 'Payout → Check', ...PAYOUT });
+export default defineOperation({
+	gateway: 'payoutCheck',
+	menu: { name: 'Check', description: 'Validate and register a payout without releasing funds (step one of two)', action: 'Check a payout' },
+	...PAYOUT,
+});

@@ -2,11 +2,9 @@ import { gatewayOrderId, merchantOrderId, notifyUrl, serverCallbackUrl } from '.
 import { defineOperation } from '../common/operation';
 
 // Step two: releases a checked payout. A lost reply is reported, never resent.
-export const { spec, description, execute } = defineOperation({
-	resource: 'payout',
-	operation: 'pay',
+export default defineOperation({
 	gateway: 'payoutPay',
-	label: 'Payout → Pay',
+	menu: { name: 'Pay', description: 'Release a checked payout (step two of two)', action: 'Pay a checked payout' },
 	required: [merchantOrderId],
 	main: [gatewayOrderId],
 	optional: [serverCallbackUrl, notifyUrl],

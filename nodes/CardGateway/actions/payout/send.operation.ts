@@ -2,4 +2,8 @@ import { defineOperation } from '../common/operation';
 import { PAYOUT } from '../common/requests';
 
 // The v2 payout, signed with OAuth HMAC-SHA1.
-export const { spec, description, execute } = defineOperation({ resource: 'payout', operation: 'send', gateway: 'payout', label: 'Payout → Send', ...PAYOUT });
+export default defineOperation({
+	gateway: 'payout',
+	menu: { name: 'Send', description: 'Pay out to a card or bank account in one step (HMAC-signed v2 API)', action: 'Send a payout' },
+	...PAYOUT,
+});

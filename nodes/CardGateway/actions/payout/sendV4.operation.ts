@@ -2,4 +2,8 @@ import { defineOperation } from '../common/operation';
 import { PAYOUT } from '../common/requests';
 
 // The v4 payout, signed with OAuth RSA-SHA256.
-export const { spec, description, execute } = defineOperation({ resource: 'payout', operation: 'sendV4', gateway: 'payoutV4', label: 'Payout → Send (V4)', ...PAYOUT });
+export default defineOperation({
+	gateway: 'payoutV4',
+	menu: { name: 'Send (V4)', description: 'Pay out to a card or bank account in one step (RSA-signed v4 API)', action: 'Send a payout with the v4 API' },
+	...PAYOUT,
+});

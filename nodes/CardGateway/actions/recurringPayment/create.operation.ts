@@ -3,11 +3,9 @@ import { currency, newMerchantOrderId } from '../common/fields';
 import { defineOperation } from '../common/operation';
 
 // Synchronous v4 call (RSA); the API spells its fields with hyphens.
-export const { spec, description, execute } = defineOperation({
-	resource: 'recurringPayment',
-	operation: 'create',
+export default defineOperation({
 	gateway: 'createRecurringPayment',
-	label: 'Recurring Payment → Create',
+	menu: { name: 'Create', description: 'Create a subscription that charges a card on a schedule', action: 'Create a recurring payment' },
 	required: [newMerchantOrderId, currency],
 	optional: RECURRING_DETAILS,
 });

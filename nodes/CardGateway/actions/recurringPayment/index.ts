@@ -1,36 +1,7 @@
-import type { INodeProperties } from 'n8n-workflow';
+import { defineResource } from '../common/operation';
 
-import type { OperationModule } from '../common/operation';
-import type { OperationOf } from '../node.type';
+import create from './create.operation';
+import update from './update.operation';
 
-import * as create from './create.operation';
-import * as update from './update.operation';
-
-export const operations: Record<OperationOf<'recurringPayment'>, OperationModule> = { create, update };
-
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['recurringPayment'] } },
-		options: [
-			{
-				name: 'Create',
-				value: 'create',
-				description: 'Create a subscription that charges a card on a schedule',
-				action: 'Create a recurring payment',
-			},
-			{
-				name: 'Update',
-				value: 'update',
-				description: 'Change the schedule, amount or card of a subscription',
-				action: 'Update a recurring payment',
-			},
-		],
-		default: 'create',
-	},
-	...create.description,
-	...update.description,
-];
+// Each operation is one entry here; its own file declares the rest (menu entry, request; what it does to money is its catalogue line).
+export const { operations, description } = defineResource('recurringPayment', 'Recurring Payment', 'create', { create, update });

@@ -3,11 +3,9 @@ import { currency, recurringPaymentId } from '../common/fields';
 import { defineOperation } from '../common/operation';
 
 // Changes the schedule, amount or card of a subscription (synchronous v4 call, RSA).
-export const { spec, description, execute } = defineOperation({
-	resource: 'recurringPayment',
-	operation: 'update',
+export default defineOperation({
 	gateway: 'updateRecurringPayment',
-	label: 'Recurring Payment → Update',
+	menu: { name: 'Update', description: 'Change the schedule, amount or card of a subscription', action: 'Update a recurring payment' },
 	required: [recurringPaymentId],
 	optional: [currency, ...RECURRING_DETAILS],
 });

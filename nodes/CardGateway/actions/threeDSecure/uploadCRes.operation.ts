@@ -9,11 +9,9 @@ const cRes = defineField('cRes', 'text', {
 	description: 'The challenge response the issuer posted back (3-D Secure 2)',
 });
 
-export const { spec, description, execute } = defineOperation({
-	resource: 'threeDSecure',
-	operation: 'uploadCRes',
+export default defineOperation({
 	gateway: 'uploadCRes',
-	label: '3-D Secure → Upload CRes',
+	menu: { name: 'Upload CRes', description: 'Send the 3-D Secure 2 challenge result so the payment can finish', action: 'Upload a challenge result' },
 	required: [merchantOrderId, gatewayOrderId, cRes],
 	waitable: true,
 });

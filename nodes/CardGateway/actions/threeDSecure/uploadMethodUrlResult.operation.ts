@@ -32,11 +32,9 @@ const browser = [
 	text('browserUserAgent', 'Browser User Agent', 'The User-Agent header the browser sent'),
 ];
 
-export const { spec, description, execute } = defineOperation({
-	resource: 'threeDSecure',
-	operation: 'uploadMethodUrlResult',
+export default defineOperation({
 	gateway: 'uploadMethodUrlResult',
-	label: '3-D Secure → Upload Method URL Result',
+	menu: { name: 'Upload Method URL Result', description: 'Report how the 3-D Secure 2 method step ended, with the browser data', action: 'Upload a method result' },
 	required: [merchantOrderId, gatewayOrderId, completion],
 	optional: browser,
 	waitable: true,

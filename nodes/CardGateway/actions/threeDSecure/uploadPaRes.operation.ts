@@ -17,11 +17,9 @@ const md = defineField('md', 'text', {
 	description: 'The merchant data value posted back with the PARes',
 });
 
-export const { spec, description, execute } = defineOperation({
-	resource: 'threeDSecure',
-	operation: 'uploadPaRes',
+export default defineOperation({
 	gateway: 'uploadPaRes',
-	label: '3-D Secure → Upload PARes',
+	menu: { name: 'Upload PARes', description: 'Send the 3-D Secure 1 authentication result so the payment can finish', action: 'Upload an authentication result' },
 	required: [merchantOrderId, gatewayOrderId, paRes],
 	optional: [md],
 	waitable: true,

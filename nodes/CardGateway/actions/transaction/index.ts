@@ -1,35 +1,7 @@
-import type { INodeProperties } from 'n8n-workflow';
+import { defineResource } from '../common/operation';
 
-import type { OperationModule } from '../common/operation';
-import type { OperationOf } from '../node.type';
+import getStatus from './getStatus.operation';
+import getStatusV4 from './getStatusV4.operation';
 
-import * as getStatus from './getStatus.operation';
-import * as getStatusV4 from './getStatusV4.operation';
-
-export const operations: Record<OperationOf<'transaction'>, OperationModule> = { getStatus, getStatusV4 };
-
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['transaction'] } },
-		options: [
-			{
-				name: 'Get Status',
-				value: 'getStatus',
-				description: 'Get the current status of an order: final or not, 3-D Secure data, amounts',
-				action: 'Get the status of a transaction',
-			},
-			{
-				name: 'Get Status (V4)',
-				value: 'getStatusV4',
-				description: 'Get the status of an order with the v4 API (RSA-signed, JSON), as hosted-fields integrations do',
-				action: 'Get the status of a transaction with the v4 API',
-			},
-		],
-		default: 'getStatus',
-	},
-	...Object.values(operations).flatMap((operation) => operation.description),
-];
+// Each operation is one entry here; its own file declares the rest (menu entry, request; what it does to money is its catalogue line).
+export const { operations, description } = defineResource('transaction', 'Transaction', 'getStatus', { getStatus, getStatusV4 });

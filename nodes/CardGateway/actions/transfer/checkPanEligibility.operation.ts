@@ -3,11 +3,9 @@ import { cardNumber, cardReferenceId, cardholderName, expireMonth, expireYear, n
 import { defineOperation } from '../common/operation';
 
 // Asks whether a card may send transfers (HMAC-signed); no money moves.
-export const { spec, description, execute } = defineOperation({
-	resource: 'transfer',
-	operation: 'checkPanEligibility',
+export default defineOperation({
 	gateway: 'panEligibilitySend',
-	label: 'Transfer → Check PAN Eligibility',
+	menu: { name: 'Check PAN Eligibility', description: 'Ask whether a card may send transfers (no money moves)', action: 'Check whether a card can send transfers' },
 	required: [newMerchantOrderId],
 	main: [wire(cardReferenceId, 'sending-card-ref-id')],
 	optional: [wire(cardNumber, 'sending-card-number'), wire(cardholderName, 'card-printed-name'), expireMonth, expireYear, serverCallbackUrl],

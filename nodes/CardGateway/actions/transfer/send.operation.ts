@@ -15,11 +15,9 @@ import { transferEnds } from '../common/destinations';
 import { defineOperation } from '../common/operation';
 
 // Card to card (v4, RSA): a source card (data or stored) and a destination card (number or stored).
-export const { spec, description, execute } = defineOperation({
-	resource: 'transfer',
-	operation: 'send',
+export default defineOperation({
 	gateway: 'transfer',
-	label: 'Transfer → Send',
+	menu: { name: 'Send', description: 'Move money from one card to another', action: 'Send a transfer between cards' },
 	required: [newMerchantOrderId, ...MONEY],
 	optional: [orderDescription, ipAddress, ...CARD, sourceRecurringPaymentId, destinationCardNumber, destinationRecurringPaymentId, depositToCard, redirectUrl, ...CALLBACKS],
 	waitable: true,

@@ -2,10 +2,8 @@ import { defineOperation } from '../common/operation';
 import { TRANSFER_BY_REFERENCE } from '../common/requests';
 
 // Between stored cards (v4, RSA).
-export const { spec, description, execute } = defineOperation({
-	resource: 'transfer',
-	operation: 'sendByReference',
+export default defineOperation({
 	gateway: 'transferByRef',
-	label: 'Transfer → Send by Reference',
+	menu: { name: 'Send by Reference', description: 'Move money between stored cards (card references)', action: 'Send a transfer between stored cards' },
 	...TRANSFER_BY_REFERENCE,
 });
