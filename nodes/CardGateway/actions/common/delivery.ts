@@ -1,13 +1,14 @@
-import { NodeApiError, sleep, type IExecuteFunctions, type JsonObject } from 'n8n-workflow';
+import { sleep, type IExecuteFunctions } from 'n8n-workflow';
 
-import { withMoneyEffect, type MoneyEffect } from '../../../shared/moneyEffect';
+import { withMoneyEffect } from '../../../shared/moneyEffect';
 import { sameAmount } from '../../../shared/protocol/amount';
-import { OPERATIONS, type OperationId } from '../../../shared/protocol/catalogue';
-import { MONEY_ACTIONS } from '../../../shared/protocol/money';
+import type { OperationId } from '../../../shared/protocol/catalogue';
 import { isOrderNotFound, type GatewayReply } from '../../../shared/protocol/reply';
 import type { GatewayFailure } from '../../../shared/protocol/reply';
-import { gatewayError, gatewayRequest, type GatewayCall, type GatewayOutcome, type LostReply } from '../../../shared/transport';
+import { gatewayRequest, type GatewayCall, type GatewayOutcome } from '../../../shared/transport';
 
+import { factsOf } from './facts';
+import { finalStatusUnknown, followUpLost, isSignatureRefusal, lostReplyError, moneyMayHaveMoved, notReceived, otherOrderError, refusedError } from './messages';
 import { isFinal, needsThreeDSecure, type DeliveryNotes } from './output';
 
 /** Pauses between status queries that learn what became of a request whose reply was lost. */
@@ -40,18 +41,6 @@ export interface Delivered {
 	direct: boolean;
 	/** The order's status once this request's own transaction was approved (what is left on it). */
 	orderAfter?: GatewayReply;
-}
-
-/** What the catalogue says about the plan's operation. */
-export function factsOf(plan: Pick<DeliveryPlan, 'operation'>) {
-	const operation = OPERATIONS[plan.operation];
-	const money = MONEY_ACTIONS[operation.money];
-	return {
-		money,
-		statusQuery: operation.statusQuery,
-		/** Never resent automatically: follow-ups, and operations whose result no status query finds. */
-		neverResent: money.followUp || !operation.statusQuery,
-	};
 }
 
 export type StatusKnowledge =
@@ -89,8 +78,6 @@ export async function deliver(ctx: IExecuteFunctions, call: GatewayCall, plan: D
 function answered(reply: GatewayReply, notes: DeliveryNotes): Delivered {
 	return { reply, notes, direct: true, serial: reply.fields['serial-number'] || undefined };
 }
-
-const isSignatureRefusal = (lost: LostReply) => lost.httpStatus === 401 || lost.httpStatus === 403;
 
 /** One request; whatever it throws was thrown before sending (transport's promise). */
 async function send(ctx: IExecuteFunctions, call: GatewayCall): Promise<GatewayOutcome> {
@@ -197,28 +184,10 @@ export async function learnStatus(
 
 /** A reply the caller can use, or the error n8n shows (marked with what it means for the money). */
 function settle(ctx: IExecuteFunctions, outcome: GatewayOutcome, plan: DeliveryPlan): GatewayReply {
-	const target = targetOf(plan);
-	const order = target ? ` for ${target}` : '';
-	if (outcome.kind === 'lost') {
-		const { nothingSent } = outcome;
-		const error = new NodeApiError(ctx.getNode(), { message: outcome.message } as JsonObject, {
-			message: nothingSent
-				? `${plan.label}: could not connect to the gateway (${outcome.what}); nothing was sent`
-				: `${plan.label}: no gateway reply${order} (${outcome.what})`,
-			description: nothingSent
-				? `Code ${outcome.code}. Check the base URL in the credential and that the gateway is reachable from n8n. Nothing was sent${order}, so no money moved.`
-				: `Code ${outcome.code}: ${outcome.message}. ${plan.label} moves no money. The request may have reached the gateway${target ? `; look up ${target} before running it again` : ''}.${signatureHint(outcome)}`,
-			itemIndex: plan.itemIndex,
-		});
-		// A non-money request moves nothing whatever became of it.
-		throw withMoneyEffect(error, nothingSent ? 'notSent' : 'noMoneyMoved');
-	}
+	if (outcome.kind === 'lost') throw lostReplyError(ctx, plan, outcome);
 	const { reply, failure } = outcome;
 	if (!failure || isStatusOutcome(reply, failure.kind)) return reply;
-	const error = gatewayError(ctx, failure, plan.itemIndex, `${plan.label}: `);
-	// Name the order and say what became of the money (reliability campaign 1): the gateway's refusal changes nothing.
-	error.description = [error.description, `The gateway refused the request${order}: it was not carried out and no money moved.`].filter(Boolean).join('. ');
-	throw withMoneyEffect(error, 'noMoneyMoved');
+	throw refusedError(ctx, plan, failure);
 }
 
 /** A refused request that still reports an order status (a decline in JSON mode) is an outcome. */
@@ -238,94 +207,5 @@ export function matchingOrder(ctx: IExecuteFunctions, plan: DeliveryPlan, reply:
 	const otherAmount = !!amount && !requested.amounts.some((sent) => sameAmount(sent, amount));
 	const otherCurrency = !!currency && !!requested.currency && currency.trim().toUpperCase() !== requested.currency;
 	if (!otherAmount && !otherCurrency) return reply;
-	const asked = `${requested.amounts.join(' or ')} ${requested.currency ?? ''}`.trim();
-	const found = `${amount ?? '?'} ${currency ?? ''}`.trim();
-	const error = new NodeApiError(ctx.getNode(), { message: 'amount or currency differs from the request' } as JsonObject, {
-		message: `${plan.label} for order "${plan.clientOrderId}": the gateway reports this order with ${found}, not the ${asked} requested; the order ID was used before`,
-		description: `The gateway answered about an existing order "${plan.clientOrderId}" (status "${reply.fields.status || 'processing'}"), not about a new payment of ${asked}. Do not treat it as approved: look the order up (Transaction → Get Status or the gateway back office), and use a new order ID for a new payment.`,
-		itemIndex: plan.itemIndex,
-	});
-	throw withMoneyEffect(error, 'mayHaveMoved');
-}
-
-function describeStatus(reply: GatewayReply): string {
-	const { fields } = reply;
-	const parts = [`status "${fields.status || 'unknown'}"`];
-	if (fields['transaction-type']) parts.push(`last transaction "${fields['transaction-type']}"`);
-	if (fields.amount) parts.push(`amount ${fields.amount} ${fields.currency ?? ''}`.trim());
-	return parts.join(', ');
-}
-
-function moneyError(ctx: IExecuteFunctions, plan: DeliveryPlan, effect: MoneyEffect, cause: string, message: string, description: string): NodeApiError {
-	return withMoneyEffect(new NodeApiError(ctx.getNode(), { message: cause } as JsonObject, { message, description, itemIndex: plan.itemIndex }), effect);
-}
-
-function finalStatusUnknown(ctx: IExecuteFunctions, plan: DeliveryPlan, clientOrderId: string | undefined, last: GatewayReply, reason: string): NodeApiError {
-	const order = `order "${clientOrderId ?? ''}"`;
-	const moves = factsOf(plan).money.moves;
-	const money = moves ? 'money MAY have moved' : `${plan.label} moves no money`;
-	return moneyError(
-		ctx,
-		plan,
-		moves ? 'mayHaveMoved' : 'noMoneyMoved',
-		reason,
-		`${plan.label} for ${order}: the gateway accepted the request, but its final status could not be learned; ${money}`,
-		`While waiting for the final status: ${reason}. The gateway last reported ${last.fields.status ? describeStatus(last) : 'that it accepted the request (processing)'}. Do not run this item again with a new order ID: look up ${order} (Transaction → Get Status or the gateway back office) first.`,
-	);
-}
-
-function followUpLost(ctx: IExecuteFunctions, plan: DeliveryPlan, lost: LostReply, knowledge: StatusKnowledge): NodeApiError {
-	const target = targetOf(plan) ?? 'its target';
-	const now =
-		knowledge.kind === 'found'
-			? `The gateway reports the order now as ${describeStatus(knowledge.reply)}.`
-			: knowledge.kind === 'notFound'
-				? 'The gateway does not find the order.'
-				: `Its status could not be learned (${knowledge.reason}).`;
-	const lookUp = factsOf(plan).statusQuery ? 'Transaction → Get Status or the gateway back office' : 'the gateway back office';
-	return moneyError(
-		ctx,
-		plan,
-		'mayHaveMoved',
-		lost.message,
-		`${plan.label} on ${target}: no gateway reply (${lost.what}); it may have been applied, so money MAY have moved`,
-		`Code ${lost.code}. ${now} ${plan.label} is never resent automatically. Check ${target} (${lookUp}) before running this item again.${signatureHint(lost)}`,
-	);
-}
-
-/** What a request acts on, in words: its order, or what the operation names instead. */
-function targetOf(plan: DeliveryPlan): string | undefined {
-	if (plan.target) return plan.target;
-	if (plan.orderId) return `order ${plan.orderId} ("${plan.clientOrderId ?? ''}")`;
-	return plan.clientOrderId ? `order "${plan.clientOrderId}"` : undefined;
-}
-
-/** A 401/403 that is not a gateway reply is most likely the gateway refusing the signature. */
-function signatureHint(lost: LostReply): string {
-	return isSignatureRefusal(lost)
-		? ` The answer was HTTP ${lost.httpStatus}, which is how the gateway refuses a request signature: check the credential's private key (for V4 operations, the key whose public half the gateway registered), control key and login.`
-		: '';
-}
-
-function moneyMayHaveMoved(ctx: IExecuteFunctions, plan: DeliveryPlan, lost: LostReply, reason: string): NodeApiError {
-	return moneyError(
-		ctx,
-		plan,
-		'mayHaveMoved',
-		lost.message,
-		`${plan.label} for order "${plan.clientOrderId}": ${isSignatureRefusal(lost) ? `the gateway refused the request signature (HTTP ${lost.httpStatus})` : `no gateway reply (${lost.what})`} and the order status could not be learned; money MAY have moved`,
-		`Code ${lost.code}; ${reason}.${signatureHint(lost)} Do not run this item again with a new order ID. When the gateway is reachable, look up order "${plan.clientOrderId}" (Transaction → Get Status or the gateway back office); if the gateway does not know it, run the item again with the SAME order ID.`,
-	);
-}
-
-/** The gateway itself confirmed it has no such order after the request: nothing was charged. */
-function notReceived(ctx: IExecuteFunctions, plan: DeliveryPlan, lost: LostReply, attempts: string): NodeApiError {
-	return moneyError(
-		ctx,
-		plan,
-		'noMoneyMoved',
-		lost.message,
-		`${plan.label}: the gateway did not take order "${plan.clientOrderId}" ${attempts} (${lost.what}); nothing was charged`,
-		`Code ${lost.code}. The gateway confirmed by a status query that it has no order "${plan.clientOrderId}". It is safe to run this item again with the same order ID once the cause is fixed.${signatureHint(lost)}`,
-	);
+	throw otherOrderError(ctx, plan, reply, requested);
 }

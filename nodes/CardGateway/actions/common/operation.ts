@@ -1,5 +1,4 @@
 import {
-	NodeOperationError,
 	updateDisplayOptions,
 	type IDataObject,
 	type IExecuteFunctions,
@@ -7,15 +6,16 @@ import {
 } from 'n8n-workflow';
 
 import { OPERATIONS, type AuthScheme, type OperationId } from '../../../shared/protocol/catalogue';
-import { MONEY_ACTIONS, type MoneyActionFacts } from '../../../shared/protocol/money';
 import { GatewayInputError } from '../../../shared/protocol/errors';
 import { comparableName } from '../../../shared/protocol/names';
 import { MERCHANT_ORDER_ID_SPELLINGS, type GatewayReply } from '../../../shared/protocol/reply';
 import { withMoneyEffect } from '../../../shared/moneyEffect';
-import { buildGatewayRequest, gatewayError, merchantCredentials, withInputErrors, type EndpointChoice, type GatewayCall } from '../../../shared/transport';
+import { buildGatewayRequest, merchantCredentials, withInputErrors, type EndpointChoice, type GatewayCall } from '../../../shared/transport';
 
+import { alreadyExistedOutcome, orderCheckFailed } from './messages';
 import { deliver, learnStatus, matchingOrder, waitForFinalStatus, type DeliveryPlan, type StatusKnowledge } from './delivery';
 import { rehearse } from './dryRun';
+import { moneyFactsOf, movesMoney } from './facts';
 import { guardAiAgent, guardRetryOnFail } from './guards';
 import { generatedOrderId, isExecutionRetry } from './orderIds';
 import { expireMonth, expireYear, sectionHeading, type Field } from './fields';
@@ -115,15 +115,7 @@ export function defineResource<const D extends Record<string, OperationDefinitio
 	return { operations, description: [menu, ...Object.values(operations).flatMap((operation) => operation.description)] };
 }
 
-/** What the operation does to money (catalogue → money.ts). */
-export function moneyFactsOf(spec: Pick<OperationSpec, 'gateway'>): MoneyActionFacts {
-	return MONEY_ACTIONS[OPERATIONS[spec.gateway].money];
-}
-
-/** Money leaves or is held: the AI-agent guard, Dry Run, the limits and safe retries apply. */
-export function movesMoney(spec: Pick<OperationSpec, 'gateway'>): boolean {
-	return moneyFactsOf(spec).moves;
-}
+export { moneyFactsOf, movesMoney };
 
 /** Builds one operation's parameters (scoped to it) and its per-item execution. */
 function buildOperation(spec: OperationSpec): Operation {
@@ -210,7 +202,7 @@ async function executeOperation(ctx: IExecuteFunctions, spec: OperationSpec, ite
 	const existing = await counted(() => (before && !facts.followUp ? existingOrder(ctx, plan, before) : undefined));
 	if (existing) {
 		unreserve?.();
-		return summarise(existing, request, { alreadyExisted: true }, options.includeRawReply, alreadyExisted(spec, plan, existing));
+		return summarise(existing, request, { alreadyExisted: true }, options.includeRawReply, alreadyExistedOutcome(moneyFactsOf(spec), plan, existing));
 	}
 	let delivered = await counted(async () => await deliver(ctx, call, plan));
 	if (spec.waitable && options.waitForFinalStatus) {
@@ -245,21 +237,7 @@ async function orderBefore(
 	// What a real send would refuse (an unreadable key, a bad endpoint) is refused before the status query too.
 	await buildGatewayRequest(ctx, call);
 	const order = await learnStatus(ctx, call, plan);
-	if (order.kind === 'unknown' && !facts.followUp && !run.dryRun) {
-		if (order.refusal) {
-			// The gateway's own refusal (a wrong control key, say): its message and code, as for any request.
-			const error = gatewayError(ctx, order.refusal, plan.itemIndex, `${spec.label}: `);
-			error.description = [error.description, 'The gateway refused the status query that checks whether this order ID is new; nothing that moves money was sent'].filter(Boolean).join('. ');
-			throw withMoneyEffect(error, 'notSent');
-		}
-		throw withMoneyEffect(
-			new NodeOperationError(ctx.getNode(), `${spec.label} for order "${plan.clientOrderId}": could not check whether the gateway already has this order (${order.reason}); nothing was sent`, {
-				itemIndex: plan.itemIndex,
-				description: `Before a payment under an order ID that may have been used, the node asks the gateway about it, so that a repeated order ID never moves money twice. That status query failed: ${order.reason}. Run the item again when the gateway answers.`,
-			}),
-			'notSent',
-		);
-	}
+	if (order.kind === 'unknown' && !facts.followUp && !run.dryRun) throw orderCheckFailed(ctx, plan, order);
 	return order;
 }
 
@@ -272,17 +250,6 @@ function existingOrder(ctx: IExecuteFunctions, plan: DeliveryPlan, before: Statu
 		// Only a status query was sent.
 		throw withMoneyEffect(error as Error, 'notSent');
 	}
-}
-
-/** The outcome of an item whose order already existed: nothing was sent, nothing new moved. */
-function alreadyExisted(spec: OperationSpec, plan: DeliveryPlan, reply: GatewayReply): IDataObject {
-	const { status, amount, currency } = reply.fields;
-	const facts = moneyFactsOf(spec);
-	const was = status === 'approved' && facts.movedKey ? `${facts.done.toLowerCase()} earlier` : `status "${status || 'processing'}"`;
-	return {
-		moneyEffect: 'noMoneyMoved',
-		outcome: `Order "${plan.clientOrderId}" already existed at the gateway (${was}${amount ? `, ${amount} ${currency ?? ''}`.trimEnd() : ''}): nothing was sent, and this run moved nothing new`,
-	};
 }
 
 /** Names what a request without a merchant order ID acts on (a recurring payment, a card reference). */

@@ -1,0 +1,167 @@
+// Every error a delivery raises, worded in one place: what happened, what became of the money (its
+// mark travels with the error), and what to check before running the item again.
+import { NodeApiError, type IExecuteFunctions, type JsonObject } from 'n8n-workflow';
+
+import { withMoneyEffect, type MoneyEffect } from '../../../shared/moneyEffect';
+import type { GatewayFailure, GatewayReply } from '../../../shared/protocol/reply';
+import { gatewayError, type LostReply } from '../../../shared/transport';
+
+import type { DeliveryPlan, StatusKnowledge } from './delivery';
+import type { MoneyActionFacts } from '../../../shared/protocol/money';
+import { factsOf } from './facts';
+
+/** A 401/403 that is not a gateway reply: how gateways refuse a request signature. */
+export const isSignatureRefusal = (lost: LostReply) => lost.httpStatus === 401 || lost.httpStatus === 403;
+
+/** No gateway reply to a request that moves no money (or nothing could be sent at all). */
+export function lostReplyError(ctx: IExecuteFunctions, plan: DeliveryPlan, lost: LostReply): NodeApiError {
+	const target = targetOf(plan);
+	const order = target ? ` for ${target}` : '';
+	const { nothingSent } = lost;
+	return moneyError(
+		ctx,
+		plan,
+		// A request that moves no money moves nothing whatever became of it.
+		nothingSent ? 'notSent' : 'noMoneyMoved',
+		lost.message,
+		nothingSent ? `${plan.label}: could not connect to the gateway (${lost.what}); nothing was sent` : `${plan.label}: no gateway reply${order} (${lost.what})`,
+		nothingSent
+			? `Code ${lost.code}. Check the base URL in the credential and that the gateway is reachable from n8n. Nothing was sent${order}, so no money moved.`
+			: `Code ${lost.code}: ${lost.message}. ${plan.label} moves no money. The request may have reached the gateway${target ? `; look up ${target} before running it again` : ''}.${signatureHint(lost)}`,
+	);
+}
+
+/** The gateway refused the request: its message and code; nothing was carried out. */
+export function refusedError(ctx: IExecuteFunctions, plan: DeliveryPlan, failure: GatewayFailure): NodeApiError {
+	const target = targetOf(plan);
+	const error = gatewayError(ctx, failure, plan.itemIndex, `${plan.label}: `);
+	// Name the order and say what became of the money (reliability campaign 1).
+	error.description = [error.description, `The gateway refused the request${target ? ` for ${target}` : ''}: it was not carried out and no money moved.`]
+		.filter(Boolean)
+		.join('. ');
+	return withMoneyEffect(error, 'noMoneyMoved');
+}
+
+/** The gateway answered about an order under this ID with another amount or currency: an older order. */
+export function otherOrderError(ctx: IExecuteFunctions, plan: DeliveryPlan, reply: GatewayReply, requested: NonNullable<DeliveryPlan['requested']>): NodeApiError {
+	const asked = `${requested.amounts.join(' or ')} ${requested.currency ?? ''}`.trim();
+	const found = `${reply.fields.amount ?? '?'} ${reply.fields.currency ?? ''}`.trim();
+	return moneyError(
+		ctx,
+		plan,
+		'mayHaveMoved',
+		'amount or currency differs from the request',
+		`${plan.label} for order "${plan.clientOrderId}": the gateway reports this order with ${found}, not the ${asked} requested; the order ID was used before`,
+		`The gateway answered about an existing order "${plan.clientOrderId}" (status "${reply.fields.status || 'processing'}"), not about a new payment of ${asked}. Do not treat it as approved: look the order up (Transaction → Get Status or the gateway back office), and use a new order ID for a new payment.`,
+	);
+}
+
+function describeStatus(reply: GatewayReply): string {
+	const { fields } = reply;
+	const parts = [`status "${fields.status || 'unknown'}"`];
+	if (fields['transaction-type']) parts.push(`last transaction "${fields['transaction-type']}"`);
+	if (fields.amount) parts.push(`amount ${fields.amount} ${fields.currency ?? ''}`.trim());
+	return parts.join(', ');
+}
+
+function moneyError(ctx: IExecuteFunctions, plan: DeliveryPlan, effect: MoneyEffect, cause: string, message: string, description: string): NodeApiError {
+	return withMoneyEffect(new NodeApiError(ctx.getNode(), { message: cause } as JsonObject, { message, description, itemIndex: plan.itemIndex }), effect);
+}
+
+export function finalStatusUnknown(ctx: IExecuteFunctions, plan: DeliveryPlan, clientOrderId: string | undefined, last: GatewayReply, reason: string): NodeApiError {
+	const order = `order "${clientOrderId ?? ''}"`;
+	const moves = factsOf(plan).money.moves;
+	const money = moves ? 'money MAY have moved' : `${plan.label} moves no money`;
+	return moneyError(
+		ctx,
+		plan,
+		moves ? 'mayHaveMoved' : 'noMoneyMoved',
+		reason,
+		`${plan.label} for ${order}: the gateway accepted the request, but its final status could not be learned; ${money}`,
+		`While waiting for the final status: ${reason}. The gateway last reported ${last.fields.status ? describeStatus(last) : 'that it accepted the request (processing)'}. Do not run this item again with a new order ID: look up ${order} (Transaction → Get Status or the gateway back office) first.`,
+	);
+}
+
+export function followUpLost(ctx: IExecuteFunctions, plan: DeliveryPlan, lost: LostReply, knowledge: StatusKnowledge): NodeApiError {
+	const target = targetOf(plan) ?? 'its target';
+	const now =
+		knowledge.kind === 'found'
+			? `The gateway reports the order now as ${describeStatus(knowledge.reply)}.`
+			: knowledge.kind === 'notFound'
+				? 'The gateway does not find the order.'
+				: `Its status could not be learned (${knowledge.reason}).`;
+	const lookUp = factsOf(plan).statusQuery ? 'Transaction → Get Status or the gateway back office' : 'the gateway back office';
+	return moneyError(
+		ctx,
+		plan,
+		'mayHaveMoved',
+		lost.message,
+		`${plan.label} on ${target}: no gateway reply (${lost.what}); it may have been applied, so money MAY have moved`,
+		`Code ${lost.code}. ${now} ${plan.label} is never resent automatically. Check ${target} (${lookUp}) before running this item again.${signatureHint(lost)}`,
+	);
+}
+
+/** What a request acts on, in words: its order, or what the operation names instead. */
+function targetOf(plan: DeliveryPlan): string | undefined {
+	if (plan.target) return plan.target;
+	if (plan.orderId) return `order ${plan.orderId} ("${plan.clientOrderId ?? ''}")`;
+	return plan.clientOrderId ? `order "${plan.clientOrderId}"` : undefined;
+}
+
+/** A 401/403 that is not a gateway reply is most likely the gateway refusing the signature. */
+function signatureHint(lost: LostReply): string {
+	return isSignatureRefusal(lost)
+		? ` The answer was HTTP ${lost.httpStatus}, which is how the gateway refuses a request signature: check the credential's private key (for V4 operations, the key whose public half the gateway registered), control key and login.`
+		: '';
+}
+
+export function moneyMayHaveMoved(ctx: IExecuteFunctions, plan: DeliveryPlan, lost: LostReply, reason: string): NodeApiError {
+	return moneyError(
+		ctx,
+		plan,
+		'mayHaveMoved',
+		lost.message,
+		`${plan.label} for order "${plan.clientOrderId}": ${isSignatureRefusal(lost) ? `the gateway refused the request signature (HTTP ${lost.httpStatus})` : `no gateway reply (${lost.what})`} and the order status could not be learned; money MAY have moved`,
+		`Code ${lost.code}; ${reason}.${signatureHint(lost)} Do not run this item again with a new order ID. When the gateway is reachable, look up order "${plan.clientOrderId}" (Transaction → Get Status or the gateway back office); if the gateway does not know it, run the item again with the SAME order ID.`,
+	);
+}
+
+/** The gateway itself confirmed it has no such order after the request: nothing was charged. */
+export function notReceived(ctx: IExecuteFunctions, plan: DeliveryPlan, lost: LostReply, attempts: string): NodeApiError {
+	return moneyError(
+		ctx,
+		plan,
+		'noMoneyMoved',
+		lost.message,
+		`${plan.label}: the gateway did not take order "${plan.clientOrderId}" ${attempts} (${lost.what}); nothing was charged`,
+		`Code ${lost.code}. The gateway confirmed by a status query that it has no order "${plan.clientOrderId}". It is safe to run this item again with the same order ID once the cause is fixed.${signatureHint(lost)}`,
+	);
+}
+
+/** Before a new order: the gateway could not be asked whether it already has this order ID, so nothing was sent. */
+export function orderCheckFailed(ctx: IExecuteFunctions, plan: DeliveryPlan, order: Extract<StatusKnowledge, { kind: 'unknown' }>): NodeApiError {
+	if (order.refusal) {
+		// The gateway's own refusal (a wrong control key, say): its message and code, as for any request.
+		const error = gatewayError(ctx, order.refusal, plan.itemIndex, `${plan.label}: `);
+		error.description = [error.description, 'The gateway refused the status query that checks whether this order ID is new; nothing that moves money was sent']
+			.filter(Boolean)
+			.join('. ');
+		return withMoneyEffect(error, 'notSent');
+	}
+	return moneyError(
+		ctx,
+		plan,
+		'notSent',
+		order.reason,
+		`${plan.label} for order "${plan.clientOrderId}": could not check whether the gateway already has this order (${order.reason}); nothing was sent`,
+		'Before a payment under an order ID that may have been used, the node asks the gateway about it, so that a repeated order ID never moves money twice. Run the item again when the gateway answers.',
+	);
+}
+
+/** The outcome of an item whose order the gateway already had: nothing was sent, nothing new moved. */
+export function alreadyExistedOutcome(facts: MoneyActionFacts, plan: DeliveryPlan, reply: GatewayReply): { moneyEffect: MoneyEffect; outcome: string } {
+	const { status, amount, currency } = reply.fields;
+	const was = status === 'approved' && facts.movedKey ? `${facts.done.toLowerCase()} earlier` : `status "${status || 'processing'}"`;
+	const figure = amount ? `, ${`${amount} ${currency ?? ''}`.trim()}` : '';
+	return { moneyEffect: 'noMoneyMoved', outcome: `Order "${plan.clientOrderId}" already existed at the gateway (${was}${figure}): nothing was sent, and this run moved nothing new` };
+}
