@@ -2,11 +2,15 @@ import {
 	NodeConnectionTypes,
 	type IExecuteFunctions,
 	type INodeExecutionData,
+	type INodeProperties,
+	type INodePropertyOptions,
 	type INodeType,
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
 import * as cardReference from './actions/cardReference';
+import { toolDescriptionProperty } from './actions/common/guards';
+import { movesMoney, type OperationModule } from './actions/common/operation';
 import * as hostedForm from './actions/hostedForm';
 import * as payment from './actions/payment';
 import * as payout from './actions/payout';
@@ -15,6 +19,24 @@ import { router } from './actions/router';
 import * as threeDSecure from './actions/threeDSecure';
 import * as transaction from './actions/transaction';
 import * as transfer from './actions/transfer';
+
+const RESOURCES = { cardReference, hostedForm, payment, payout, recurringPayment, threeDSecure, transaction, transfer };
+
+/**
+ * One "Tool Description" per operation, shown only when the node is an AI agent's tool (n8n then
+ * adds none of its own): for a money-moving operation it tells the model whether calls will be
+ * refused, rehearsed or run.
+ */
+function toolDescriptions(): INodeProperties[] {
+	return Object.entries(RESOURCES).flatMap(([resource, module]) => {
+		const operations = module.operations as Record<string, OperationModule>;
+		const selector = module.description.find((property) => property.name === 'operation');
+		return ((selector?.options ?? []) as INodePropertyOptions[]).map((option) => {
+			const operation = String(option.value);
+			return toolDescriptionProperty(resource, operation, option.action ?? option.name, movesMoney(operations[operation].spec));
+		});
+	});
+}
 
 export class CardGateway implements INodeType {
 	description: INodeTypeDescription = {
@@ -27,12 +49,14 @@ export class CardGateway implements INodeType {
 		description: 'Charge cards, refund, capture and void payments, send payouts and check order status on a PaynetEasy card gateway',
 		defaults: { name: 'Card Gateway' },
 		// Deliberate: agents may read statuses and card info; money-moving operations refuse to run
-		// as a tool unless the user turns on "Allow AI Agents to Move Money" (README, "AI agents").
+		// as a tool unless the user turns on "Allow AI Agents to Move Money" (README, "AI agents"),
+		// and their "Tool Description" tells the model so (see toolDescriptions).
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'cardGatewayApi', required: true }],
 		properties: [
+			...toolDescriptions(),
 			{
 				displayName: 'Resource',
 				name: 'resource',

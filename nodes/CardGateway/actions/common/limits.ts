@@ -4,10 +4,11 @@ import { moneyEffectOf, withMoneyEffect } from '../../../shared/moneyEffect';
 import { amountUnits, formatUnits, parseAmount, parseCurrency } from '../../../shared/protocol/amount';
 import { GatewayInputError } from '../../../shared/protocol/errors';
 import { perRun } from '../../../shared/perRun';
-import { withInputErrors, type GatewayCall } from '../../../shared/transport';
+import { withInputErrors } from '../../../shared/transport';
 
-import { learnStatus, type DeliveryPlan, type StatusKnowledge } from './delivery';
-import { runOptions } from './options';
+import type { DeliveryPlan, StatusKnowledge } from './delivery';
+import { guardModelFilledSafety } from './guards';
+import { refuseUnreadable, runOptions, storedOptions } from './options';
 import { nodeParameter } from './parameters';
 
 export const PER_ITEM = 'Max Amount per Item';
@@ -28,6 +29,8 @@ interface Limit {
 
 /** Settings that hold for the whole run, read from the first item so that no item's data can change them. */
 export interface RunSettings {
+	/** "Allow AI Agents to Move Money". */
+	allowAiMoneyMovement: boolean;
 	dryRun: boolean;
 	perItem?: Limit;
 	perRun?: Limit;
@@ -61,8 +64,14 @@ export function hasLimits(settings: RunSettings): boolean {
 
 function runState(ctx: IExecuteFunctions, itemIndex: number): RunState {
 	return perRun(ctx, 'limits', () => {
-		const options = runOptions(nodeParameter(ctx, 'options', 0, {}) as IDataObject);
+		// As an agent's tool, a safety option the model fills refuses the run before it is read.
+		guardModelFilledSafety(ctx, itemIndex);
+		// Read strictly: an option that is set but cannot be read with certainty stops the run here,
+		// before anything is sent, instead of meaning its default (a real run, no limit).
+		const options = runOptions(nodeParameter(ctx, 'options', 0, {}) as IDataObject, storedOptions(ctx));
+		refuseUnreadable(ctx, options, itemIndex);
 		const settings = withInputErrors(ctx, itemIndex, () => ({
+			allowAiMoneyMovement: options.allowAiMoneyMovement,
 			dryRun: options.dryRun,
 			perItem: parseLimit(PER_ITEM, options.maxAmountPerItem),
 			perRun: parseLimit(PER_RUN, options.maxTotalPerRun),
@@ -166,7 +175,7 @@ export function admit(ctx: IExecuteFunctions, label: string, itemIndex: number, 
 	const committed = () => BigInt(spending.committed[currency] ?? '0');
 	const before = committed();
 	if (before + units > perRunMax) {
-		spending.stoppedBy = `Item ${itemIndex} (${money(units)}) would have taken the run to ${money(before + units)}, above "${PER_RUN}" (${money(perRunMax)}); sent or in flight before it: ${money(before)}. Items after that point are not sent.`;
+		spending.stoppedBy = `Item ${itemIndex + 1} (${money(units)}) would have taken the run to ${money(before + units)}, above "${PER_RUN}" (${money(perRunMax)}); sent or in flight before it: ${money(before)}. Items after that point are not sent.`;
 		return refusal(`${label} of ${money(units)} would pass "${PER_RUN}" (${money(perRunMax)}); this and every further item of the run are not sent`, spending.stoppedBy);
 	}
 	spending.committed[currency] = String(before + units);
@@ -185,12 +194,11 @@ function refusal(message: string, description: string): Admission {
 }
 
 /**
- * Before a real send under spending limits: learns what the item would move, counts it in, and
- * returns what undoes the count when nothing was sent. Throws (nothing sent) when refused.
+ * Before a real send under spending limits: counts what the item would move into the run (for a
+ * follow-up without an amount, what the gateway reported on the order before) and returns what
+ * undoes the count when nothing was sent. Throws (nothing sent) when refused.
  */
-export async function reserveSpending(ctx: IExecuteFunctions, label: string, call: GatewayCall, plan: DeliveryPlan, values: Record<string, string>, followUp: boolean): Promise<(error: Error) => void> {
-	const needsOrder = followUp && !values.amount;
-	const order = needsOrder ? await learnStatus(ctx, call, plan).catch((error: Error) => ({ kind: 'unknown' as const, reason: error.message })) : undefined;
+export function reserveSpending(ctx: IExecuteFunctions, label: string, plan: DeliveryPlan, values: Record<string, string>, order: StatusKnowledge | undefined): (error?: Error) => void {
 	const admission = admit(ctx, label, plan.itemIndex, stakeOf(values, order));
 	if (!admission.admitted) {
 		throw withMoneyEffect(
@@ -198,8 +206,8 @@ export async function reserveSpending(ctx: IExecuteFunctions, label: string, cal
 			'notSent',
 		);
 	}
-	// An item counts once sent (declined or not); one that never left the machine does not.
+	// An item counts once sent (declined or not); one that never left the machine (or was not sent at all) does not.
 	return (error) => {
-		if (moneyEffectOf(error) === 'notSent') admission.release();
+		if (!error || moneyEffectOf(error) === 'notSent') admission.release();
 	};
 }

@@ -1,4 +1,9 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+
+import { GatewayInputError } from '../../../shared/protocol/errors';
+import { maskText } from '../../../shared/protocol/masking';
+
+import { nodeOf, nodeParameter } from './parameters';
 
 export const RETRY_ON_FAIL_WARNING =
 	'The node setting "Retry On Fail" must stay off for this operation (the node refuses to run with it): a blind resend can move money twice. The node already retries safely (it asks the gateway for the order status first).';
@@ -201,24 +206,165 @@ export interface RunOptions {
 	signatureScheme?: string;
 	timeoutSeconds: number;
 	waitForFinalStatus: boolean;
+	/**
+	 * Options that are set but cannot be read with certainty, one error each (naming the option):
+	 * the run must stop before anything is sent. Their fields above hold the cautious reading
+	 * (Dry Run on, the AI switch off, the defaults), never a guess.
+	 */
+	unreadable: readonly GatewayInputError[];
 }
 
-export function runOptions(raw: IDataObject): RunOptions {
-	const number = (value: unknown, fallback: number, min: number) => (typeof value === 'number' && Number.isFinite(value) && value >= min ? value : fallback);
-	const text = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value).trim() : '');
-	return {
-		allowAiMoneyMovement: raw.allowAiMoneyMovement === true,
-		concurrency: Math.min(MAX_CONCURRENCY, Math.floor(number(raw.concurrency, 1, 1))),
-		dryRun: raw.dryRun === true,
-		endpointId: text(raw.endpointId),
-		endpointGroupId: text(raw.endpointGroupId),
-		includeRawReply: raw.includeRawReply === true,
-		maxAmountPerItem: text(raw.maxAmountPerItem),
-		maxTotalPerRun: text(raw.maxTotalPerRun),
-		maxWaitSeconds: number(raw.maxWaitSeconds, 120, 0),
-		pollIntervalSeconds: number(raw.pollIntervalSeconds, 3, 0),
-		signatureScheme: typeof raw.signatureScheme === 'string' ? raw.signatureScheme : undefined,
-		timeoutSeconds: number(raw.timeoutSeconds, 30, 0.1),
-		waitForFinalStatus: raw.waitForFinalStatus === true,
+/** The safety options: read from the first item, and never from an AI model (see guards.ts). */
+export const SAFETY_OPTIONS = ['allowAiMoneyMovement', 'dryRun', 'maxAmountPerItem', 'maxTotalPerRun'] as const;
+
+/** An option's name as the user sees it. */
+export function optionLabel(name: string): string {
+	return ALL_OPTIONS.find((option) => option.name === name)?.displayName ?? name;
+}
+
+/** How a switch may be spelled (text trimmed, in any case); anything else cannot be read. */
+interface Spellings {
+	on: readonly string[];
+	off: readonly string[];
+	hint: string;
+}
+
+/** Dry Run, Wait for Final Status, Include Raw Reply. */
+const SWITCH: Spellings = { on: ['true', '1', 'yes'], off: ['false', '0', 'no'], hint: 'use true or false (the text "true"/"false", "yes"/"no" or 1/0 also work)' };
+/** Allow AI Agents to Move Money: only an explicit true turns it on. */
+const AI_SWITCH: Spellings = { on: ['true'], off: ['false', '0'], hint: 'use true or false (the text "true" or "false" also works)' };
+
+/**
+ * The options of one item. `raw` is what n8n resolved; `stored` the options as saved in the node
+ * (expressions unresolved): an option saved in the node counts as set even when its expression
+ * gave nothing at all. An option that is not set means its default; one that is set is read
+ * strictly, and one that cannot be read is listed in `unreadable` (nothing here throws).
+ */
+export function runOptions(raw: IDataObject, stored?: IDataObject): RunOptions {
+	const values: IDataObject = raw !== null && typeof raw === 'object' ? raw : {};
+	const saved: IDataObject = stored !== null && typeof stored === 'object' ? stored : {};
+	const unreadable: GatewayInputError[] = [];
+	/** The option's value read by `reader`; its default when not set; `cautious` when it cannot be read. */
+	const read = <T>(name: string, reader: Reader<T>, fallback: T, cautious: T = fallback): T => {
+		if (!hasOwn(values, name) && !hasOwn(saved, name)) return fallback;
+		const value = reader(optionLabel(name), values[name]);
+		if (!(value instanceof GatewayInputError)) return value;
+		unreadable.push(value);
+		return cautious;
 	};
+	const flag = (name: string, spellings = SWITCH, cautious = false) => read(name, (label, value) => readSwitch(label, value, spellings), false, cautious);
+	const number = (name: string, fallback: number, min: number) => read(name, (label, value) => readNumber(label, value, min), fallback);
+	const text = (name: string) => read(name, readText, '');
+	const limit = (name: string) => read(name, readLimit, '');
+	const scheme = read('signatureScheme', readText, '');
+	return {
+		allowAiMoneyMovement: flag('allowAiMoneyMovement', AI_SWITCH),
+		concurrency: Math.min(MAX_CONCURRENCY, Math.floor(number('concurrency', 1, 1))),
+		// a Dry Run that cannot be read rehearses, should anything ignore `unreadable`
+		dryRun: flag('dryRun', SWITCH, true),
+		endpointId: text('endpointId'),
+		endpointGroupId: text('endpointGroupId'),
+		includeRawReply: flag('includeRawReply'),
+		maxAmountPerItem: limit('maxAmountPerItem'),
+		maxTotalPerRun: limit('maxTotalPerRun'),
+		maxWaitSeconds: number('maxWaitSeconds', 120, 0),
+		pollIntervalSeconds: number('pollIntervalSeconds', 3, 0),
+		signatureScheme: scheme || undefined,
+		timeoutSeconds: number('timeoutSeconds', 30, 0.1),
+		waitForFinalStatus: flag('waitForFinalStatus'),
+		unreadable,
+	};
+}
+
+/**
+ * The options of one item as `runOptions` reads them, from n8n (resolved) and from the saved node.
+ * Throws, naming the option, when one cannot be read.
+ */
+export function itemOptions(ctx: IExecuteFunctions, itemIndex: number): RunOptions {
+	const options = runOptions(nodeParameter(ctx, 'options', itemIndex, {}) as IDataObject, storedOptions(ctx));
+	refuseUnreadable(ctx, options, itemIndex);
+	return options;
+}
+
+/** The options as saved in the node: expressions unresolved, nothing filled in. */
+export function storedOptions(ctx: IExecuteFunctions): IDataObject {
+	const stored = nodeOf(ctx).parameters.options;
+	return stored !== null && typeof stored === 'object' && !Array.isArray(stored) ? (stored as IDataObject) : {};
+}
+
+/** Stops the item, before anything is sent, when one of its options cannot be read. */
+export function refuseUnreadable(ctx: IExecuteFunctions, options: RunOptions, itemIndex: number): void {
+	const [first] = options.unreadable;
+	if (!first) return;
+	const others = options.unreadable.slice(1).map((error) => `"${error.field}"`);
+	throw new NodeOperationError(ctx.getNode(), `${first.message}; nothing was sent`, {
+		itemIndex,
+		description: [
+			`An option that is set is read strictly: a value that cannot be read with certainty stops the run before anything is sent. Set "${first.field}" to a value named above, or remove it from Options.`,
+			others.length ? `Also unreadable: ${others.join(', ')}.` : '',
+		]
+			.filter(Boolean)
+			.join(' '),
+	});
+}
+
+/** Reads an option that is set: its value, or why it cannot be read. */
+type Reader<T> = (label: string, value: unknown) => T | GatewayInputError;
+
+function hasOwn(object: IDataObject, key: string): boolean {
+	return Object.prototype.hasOwnProperty.call(object, key);
+}
+
+/** A switch: a boolean, 1/0, or text spelling one of `spellings`. */
+function readSwitch(label: string, value: unknown, spellings: Spellings): boolean | GatewayInputError {
+	const word = typeof value === 'boolean' || typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim().toLowerCase() : undefined;
+	if (word !== undefined && spellings.on.includes(word)) return true;
+	if (word !== undefined && spellings.off.includes(word)) return false;
+	return unreadableValue(label, value, spellings.hint);
+}
+
+const DECIMAL = /^\+?(?:\d+(?:\.\d*)?|\.\d+)$/;
+
+/** A number, or text holding one (n8n hands over what an expression gave, unconverted). */
+function readNumber(label: string, value: unknown, min: number): number | GatewayInputError {
+	const number = typeof value === 'number' ? value : typeof value === 'string' && DECIMAL.test(value.trim()) ? Number(value.trim()) : NaN;
+	if (!Number.isFinite(number)) return unreadableValue(label, value, 'use a number');
+	if (number < min) return unreadableValue(label, value, `use a number of at least ${min}`);
+	return number;
+}
+
+/** Text (a number counts as its digits); nothing at all is empty. */
+function readText(label: string, value: unknown): string | GatewayInputError {
+	if (value === undefined || value === null) return '';
+	if (typeof value === 'string' || typeof value === 'number') return String(value).trim();
+	return unreadableValue(label, value, 'use text');
+}
+
+/** A spending limit that is set: text such as "500.00" or "500 USD, 450 EUR", or a positive number. */
+function readLimit(label: string, value: unknown): string | GatewayInputError {
+	if (typeof value === 'number' && Number.isFinite(value) && value > 0) return String(value);
+	if (typeof value === 'string' && value.trim()) return value.trim();
+	return unreadableValue(label, value, 'set a limit such as 500.00 or "500 USD, 450 EUR", or remove the option');
+}
+
+const SHOWN_CHARS = 40;
+
+function unreadableValue(label: string, value: unknown, hint: string): GatewayInputError {
+	return new GatewayInputError(label, `"${label}" cannot be read: it is ${describeValue(value)}; ${hint}`);
+}
+
+/** What a value is, short, with card numbers masked: option values may come from any item data. */
+export function describeValue(value: unknown): string {
+	if (value === undefined) return 'nothing (undefined)';
+	if (value === null) return 'null';
+	if (Array.isArray(value)) return 'a list';
+	if (typeof value === 'object') return 'an object';
+	if (typeof value === 'string') {
+		if (!value.trim()) return 'an empty text';
+		const masked = maskText(value);
+		return `the text ${JSON.stringify(masked.length > SHOWN_CHARS ? `${masked.slice(0, SHOWN_CHARS)}…` : masked)}`;
+	}
+	if (typeof value === 'number') return maskText(String(value));
+	if (typeof value === 'boolean') return String(value);
+	return `a ${typeof value}`;
 }
