@@ -124,9 +124,10 @@ export async function waitForFinalStatus(
 		reply = matchingOrder(ctx, plan, knowledge.reply);
 		direct = false;
 	}
-	const ownApproved = reply.fields.status === 'approved' && !!delivered.serial && reply.fields['by-request-sn'] === delivered.serial;
-	if (ownApproved && factsOf(plan).money.reportsRemaining) {
-		// The status of this transaction names its own amount; what is left is the order's.
+	// A status about this request's own transaction (by its serial number) names that transaction's amount;
+	// the order's own status (what the output summarises, what is left on it) is one more query away.
+	const ownTransaction = !!delivered.serial && reply.fields['by-request-sn'] === delivered.serial;
+	if (ownTransaction && factsOf(plan).money.confirmation === 'serial') {
 		const order = await learnStatus(ctx, call, ids);
 		if (order.kind === 'found') return { ...delivered, reply, notes, direct, orderAfter: order.reply };
 	}

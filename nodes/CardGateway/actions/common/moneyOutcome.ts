@@ -61,7 +61,7 @@ export function moneyOutcome(gateway: OperationId, delivered: Delivered, sent: S
 	const moved = movedAmount(delivered, sent);
 	if (moved && done.movedKey) output[done.movedKey] = moved;
 	if (!sent.amount && facts.inFullFlag) output[facts.inFullFlag] = true;
-	const left = delivered.orderAfter?.fields.amount;
+	const left = facts.reportsRemaining ? delivered.orderAfter?.fields.amount : undefined;
 	if (left) output.amountRemaining = left;
 	const what = moved ? money(moved, currency) : (facts.whole ?? 'the amount asked');
 	const where = destination ? ` to ${destination}` : '';

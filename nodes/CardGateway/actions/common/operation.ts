@@ -20,7 +20,7 @@ import { guardAiAgent, guardRetryOnFail } from './guards';
 import { generatedOrderId, isExecutionRetry } from './orderIds';
 import { expireMonth, expireYear, sectionHeading, type Field } from './fields';
 import { hasLimits, reserveSpending, runSettings, type RunSettings } from './limits';
-import { extraFields, optionsCollection, RETRY_ON_FAIL_WARNING, runOptions, type RunOptions } from './options';
+import { extraFields, itemOptions, optionsCollection, RETRY_ON_FAIL_WARNING, type RunOptions } from './options';
 import { moneyOutcome } from './moneyOutcome';
 import { nodeParameter, readAhead } from './parameters';
 import { summarise } from './output';
@@ -208,7 +208,8 @@ async function executeOperation(ctx: IExecuteFunctions, spec: OperationSpec, ite
 	if (spec.waitable && options.waitForFinalStatus) {
 		delivered = await waitForFinalStatus(ctx, call, plan, delivered, options);
 	}
-	return summarise(delivered.reply, request, delivered.notes, options.includeRawReply, moneyOutcome(spec.gateway, delivered, request.values));
+	// The order as the gateway reports it now; what this operation moved is moneyOutcome's.
+	return summarise(delivered.orderAfter ?? delivered.reply, request, delivered.notes, options.includeRawReply, moneyOutcome(spec.gateway, delivered, request.values));
 }
 
 /**
@@ -265,9 +266,10 @@ function targetOf(spec: OperationSpec, values: Record<string, string>): string |
  */
 async function beforeSending(ctx: IExecuteFunctions, spec: OperationSpec, itemIndex: number) {
 	const gateway = OPERATIONS[spec.gateway];
-	const options = runOptions(nodeParameter(ctx, 'options', itemIndex, {}) as IDataObject);
-	// Dry Run and the spending limits hold for the whole run: read from the first item.
+	// Dry Run and the spending limits hold for the whole run: read from the first item (a tool whose
+	// safety options the model fills is refused there, before any option is read).
 	const run = runSettings(ctx, itemIndex);
+	const options = itemOptions(ctx, itemIndex);
 	// A dry run sends nothing that moves money, so an agent may rehearse without the AI switch.
 	if (!run.dryRun) guardAiAgent(ctx, spec, options, itemIndex);
 	guardRetryOnFail(ctx, spec, itemIndex);
