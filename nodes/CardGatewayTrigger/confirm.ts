@@ -4,10 +4,11 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import { maskText } from '../shared/protocol/masking';
-import { isOrderNotFound } from '../shared/protocol/reply';
+import { isOrderNotFound, replyRecord } from '../shared/protocol/reply';
+import { isFollowUpTransactionType, valuesOf, type FieldName, type FieldRecord } from '../shared/protocol/vocabulary';
 import { gatewayRequest, merchantCredentials, type GatewayOutcome } from '../shared/transport';
 import { sameAmount } from '../shared/protocol/amount';
-import { FIELD_SPELLINGS, normaliseStatus, pick, safeBin, safeLastFour, typeKey, type ItemField } from './normalise';
+import { ITEM_FIELDS, normaliseStatus, safeBin, safeLastFour, typeKey, type ItemField } from './normalise';
 
 export type ConfirmMode = 'off' | 'emitOnlyWhenConfirmed' | 'emitWithConfirmedFlag';
 
@@ -55,13 +56,6 @@ export function claimOf(item: IDataObject): CallbackClaim {
 		details,
 	};
 }
-
-/**
- * Transactions that follow an initial payment on the same order. For them the status reply's amount
- * describes the order (e.g. what remains after a partial refund), not the follow-up itself, so it
- * cannot confirm the callback's amount.
- */
-const FOLLOW_UP_TYPES = new Set(['capture', 'reversal', 'cancel', 'chargeback', 'void', 'return', 'refund'].map(typeKey));
 
 /**
  * Asks the gateway about the order the verified callback names (`ids`: its signed identifiers, as
@@ -127,9 +121,9 @@ export function interpretStatusOutcome(outcome: GatewayOutcome, claim: CallbackC
 			reason: `the gateway refused the status query (${failure.kind}, HTTP ${failure.httpStatus}${code}): ${maskText(failure.message, secrets)}`,
 		};
 	}
-	const fields = reply.fields;
-	const confirmation = confirmationOf(fields, secrets);
-	const status = normaliseStatus(fields.status);
+	const record = replyRecord(reply);
+	const confirmation = confirmationOf(record, secrets);
+	const status = normaliseStatus(record.status);
 	if (!status) {
 		return { kind: 'retry', reason: 'the status reply carries no status' };
 	}
@@ -138,8 +132,8 @@ export function interpretStatusOutcome(outcome: GatewayOutcome, claim: CallbackC
 	}
 	const mismatches: string[] = [];
 	// The item's values are masked (a value that reads as a card number is cut): compare masked forms.
-	const gateway = (spellings: readonly string[]) => {
-		const value = emptyToUndefined(pick(fields, spellings));
+	const gateway = (field: FieldName) => {
+		const value = emptyToUndefined(record[field]);
 		return value === undefined ? undefined : maskText(value, secrets);
 	};
 	if (status === 'error' && isOrderNotFound(reply)) {
@@ -151,31 +145,39 @@ export function interpretStatusOutcome(outcome: GatewayOutcome, claim: CallbackC
 
 	// The reply describes the order's latest transaction. When that is not the callback's own
 	// transaction (a sale callback retried after a refund), it cannot confirm the callback.
-	// In a status reply `type` is the reply's own type (status-response); the transaction's is spelled out.
-	const gatewayType = gateway(FIELD_SPELLINGS.type.filter((name) => name !== 'type'));
+	// In a status reply `type` is the reply's own type (status-response); the record's transaction type never reads it there.
+	const gatewayType = gateway('transactionType');
 	if (claim.type === undefined) mismatches.push('type: the callback names no transaction type, so it cannot be compared');
 	else if (gatewayType === undefined) mismatches.push('type: the status reply names no transaction type, so it cannot be compared');
 	else if (typeKey(claim.type) !== typeKey(gatewayType)) mismatches.push(`type: callback "${claim.type}", gateway "${gatewayType}" (the order has a later transaction)`);
 
-	const amount = gateway(FIELD_SPELLINGS.amount);
-	const followUp = [claim.type, gatewayType].find((type) => type !== undefined && FOLLOW_UP_TYPES.has(typeKey(type)));
+	// After a follow-up (vocabulary.ts) the status reply's amount describes the order (e.g. what remains
+	// after a partial refund), not the follow-up itself, so it cannot confirm the callback's amount.
+	const amount = gateway('amount');
+	const followUp = [claim.type, gatewayType].find((type) => type !== undefined && isFollowUpTransactionType(type));
 	confirmation.amountChecked = claim.amount !== undefined && amount !== undefined && !followUp;
 	if (claim.amount !== undefined) {
 		if (followUp) mismatches.push(`amount: callback "${claim.amount}" cannot be compared: after a ${followUp} the status reports the order's amount ("${amount ?? ''}")`);
 		else if (amount === undefined) mismatches.push('amount: the status reply carries no amount, so it cannot be compared');
 		else if (!sameAmount(claim.amount, amount)) mismatches.push(`amount: callback "${claim.amount}", gateway "${amount}"`);
 	}
-	compareExact(mismatches, 'currency', claim.currency?.trim().toUpperCase(), gateway(FIELD_SPELLINGS.currency)?.trim().toUpperCase());
-	compareExact(mismatches, 'orderid', claim.orderid, gateway(FIELD_SPELLINGS.orderid));
-	compareExact(mismatches, 'client_orderid', claim.client_orderid, gateway(FIELD_SPELLINGS.client_orderid));
+	compareExact(mismatches, 'currency', claim.currency?.trim().toUpperCase(), gateway('currency')?.trim().toUpperCase());
+	compareExact(mismatches, 'orderid', claim.orderid, gateway(ITEM_FIELDS.orderid));
+	compareExact(mismatches, 'client_orderid', claim.client_orderid, gateway(ITEM_FIELDS.client_orderid));
 
 	const unchecked: string[] = [];
 	for (const name of DETAILS) {
 		const claimed = claim.details[name];
 		if (claimed === undefined) continue;
-		const answered = gateway(FIELD_SPELLINGS[name]);
+		const answered = gateway(ITEM_FIELDS[name]);
 		if (answered === undefined) unchecked.push(name);
 		else if (!sameDetail(name, claimed, answered)) mismatches.push(`${name}: callback "${claimed}", gateway "${answered}"`);
+	}
+	// A status reply that spells a compared field twice with different values says two things: neither confirms.
+	for (const name of COMPARED) {
+		if (claimOfField(claim, name) === undefined) continue;
+		const values = valuesOf(record, ITEM_FIELDS[name]).filter((value) => value.trim() !== '');
+		if (values.length > 1) mismatches.push(`${name}: the status reply gives it twice, as "${values.map((value) => maskText(value, secrets)).join('" and "')}"`);
 	}
 	confirmation.unchecked = unchecked;
 	confirmation.mismatches = mismatches.map((text) => maskText(text, secrets));
@@ -197,23 +199,33 @@ function sameDetail(name: string, claimed: string, answered: string): boolean {
 	return claimed.trim() === answered.trim();
 }
 
-function confirmationOf(fields: Readonly<Record<string, string>>, secrets: readonly string[]): IDataObject {
+/** Confirmation key ← the field of the status reply's record. */
+const CONFIRMATION: ReadonlyArray<readonly [string, FieldName]> = [
+	['status', 'status'],
+	['amount', 'amount'],
+	['currency', 'currency'],
+	['transactionType', 'transactionType'],
+	['orderid', 'orderId'],
+	['client_orderid', 'clientOrderId'],
+	['orderStage', 'orderStage'],
+	['serialNumber', 'serialNumber'],
+	['approvalCode', 'approvalCode'],
+	['errorCode', 'errorCode'],
+	['errorMessage', 'errorMessage'],
+];
+
+/** Every item field the confirmation compares with the status reply. */
+const COMPARED: readonly ItemField[] = ['type', 'amount', 'currency', 'orderid', 'client_orderid', ...DETAILS];
+
+function claimOfField(claim: CallbackClaim, name: ItemField): string | undefined {
+	if (name === 'type' || name === 'amount' || name === 'currency' || name === 'orderid' || name === 'client_orderid') return claim[name];
+	return claim.details[name];
+}
+
+function confirmationOf(record: FieldRecord, secrets: readonly string[]): IDataObject {
 	const confirmation: IDataObject = { found: true };
-	const picks: Array<[string, readonly string[]]> = [
-		['status', ['status']],
-		['amount', ['amount']],
-		['currency', ['currency']],
-		['transactionType', ['transaction-type', 'transaction_type']],
-		['orderid', ['paynet-order-id', 'orderid']],
-		['client_orderid', ['merchant-order-id', 'client_orderid']],
-		['orderStage', ['order-stage']],
-		['serialNumber', ['serial-number']],
-		['approvalCode', ['approval-code']],
-		['errorCode', ['error-code', 'error_code']],
-		['errorMessage', ['error-message', 'error_message']],
-	];
-	for (const [name, spellings] of picks) {
-		const value = pick(fields, spellings);
+	for (const [name, field] of CONFIRMATION) {
+		const value = record[field];
 		if (value === undefined || value === '') continue;
 		confirmation[name] = maskText(name === 'status' ? normaliseStatus(value) : value, secrets);
 	}

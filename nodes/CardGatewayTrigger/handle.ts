@@ -4,11 +4,12 @@
 import type { IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { credentialSecrets } from '../shared/protocol/signing';
+import { readCallback } from '../shared/protocol/vocabulary';
 import { merchantCredentials } from '../shared/transport';
 import { clampTimeout, confirmWithStatusQuery, type ConfirmMode } from './confirm';
 import { readCallbackFields, type ReadOutcome } from './fields';
 import { passesFilters, type FilterSettings } from './filters';
-import { conflictingSpellings, FIELD_SPELLINGS, logSummary, normaliseCallback, normaliseStatus, pick, type CallbackEvent } from './normalise';
+import { conflictingSpellings, logSummary, normaliseCallback, normaliseStatus, type CallbackEvent } from './normalise';
 import { redirectTarget, sendFixed, sendRedirect, setPlainTextHeaders, type ResponseWriter } from './respond';
 import { describeVerificationFailure, verifyCallback } from './verify';
 
@@ -50,7 +51,8 @@ export async function handleServerCallback(ctx: IWebhookFunctions): Promise<IWeb
 	}
 	const mode = ctx.getNodeParameter('confirm', 'off') as ConfirmMode;
 	if (mode === 'emitOnlyWhenConfirmed' || mode === 'emitWithConfirmedFlag') {
-		const ids = { orderid: pick(fields, FIELD_SPELLINGS.orderid) ?? '', client_orderid: pick(fields, FIELD_SPELLINGS.client_orderid) ?? '' };
+		const record = readCallback(fields);
+		const ids = { orderid: record.orderId ?? '', client_orderid: record.clientOrderId ?? '' };
 		const outcome = await confirmWithStatusQuery(ctx, item, ids, clampTimeout(ctx.getNodeParameter('confirmTimeout', 10)));
 		if (outcome.kind === 'retry') {
 			ctx.logger.warn(`${LOG_PREFIX} answered 503 so the gateway resends the callback later: ${outcome.reason}`, {
@@ -115,7 +117,7 @@ export async function handleCustomerReturn(ctx: IWebhookFunctions): Promise<IWeb
 		return { noWebhookResponse: true };
 	}
 	// Only a signed "approved" reaches the success page, even with verification turned off.
-	const approved = verification.genuine && normaliseStatus(fields.status) === 'approved';
+	const approved = verification.genuine && normaliseStatus(readCallback(fields).status) === 'approved';
 	const item = normaliseCallback(fields, { event: 'customerReturn', method, receivedAt, verified: verification.genuine, secrets });
 	item.redirectedTo = approved ? 'success' : 'failure';
 	sendRedirect(res, approved ? successUrl : failureUrl);

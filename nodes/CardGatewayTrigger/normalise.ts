@@ -4,6 +4,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { maskSensitive, maskText } from '../shared/protocol/masking';
 import { comparableName } from '../shared/protocol/names';
+import { conflictOn, readCallback, spellingsOf, type FieldName } from '../shared/protocol/vocabulary';
 
 export type CallbackEvent = 'serverCallback' | 'customerReturn';
 
@@ -17,27 +18,32 @@ export interface NormaliseOptions {
 }
 
 /**
- * Item field → the spellings the gateway (or its white labels) use for it, first match wins.
- * Status replies use the same spellings (but for `type`, which names the reply there); the item, the
- * filters and the confirmation all read them from here.
+ * Item field → the field of the callback's record it reports (vocabulary.ts declares the spellings).
+ * The item, the filters and the confirmation all read the record; in a status reply `type` names the
+ * reply, so the confirmation reads the transaction type from its own spellings there.
  */
-export const FIELD_SPELLINGS = {
-	orderid: ['orderid', 'paynet-order-id', 'paynet_order_id'],
-	client_orderid: ['client_orderid', 'merchant_order', 'client-order-id', 'merchant-order-id'],
-	type: ['type', 'transaction-type', 'transaction_type'],
-	amount: ['amount'],
-	currency: ['currency'],
-	errorCode: ['error_code', 'error-code'],
-	errorMessage: ['error_message', 'error-message'],
-	approvalCode: ['approval-code', 'approval_code'],
-	descriptor: ['descriptor'],
-	processorTxId: ['processor-tx-id', 'processor_tx_id'],
-	cardType: ['card-type', 'card_type'],
-	bin: ['bin'],
-	lastFourDigits: ['last-four-digits', 'last_four_digits'],
-} as const satisfies Record<string, readonly string[]>;
+export const ITEM_FIELDS = {
+	orderid: 'orderId',
+	client_orderid: 'clientOrderId',
+	type: 'transactionType',
+	amount: 'amount',
+	currency: 'currency',
+	errorCode: 'errorCode',
+	errorMessage: 'errorMessage',
+	approvalCode: 'approvalCode',
+	descriptor: 'descriptor',
+	processorTxId: 'processorTxId',
+	cardType: 'cardType',
+	bin: 'bin',
+	lastFourDigits: 'lastFourDigits',
+} as const satisfies Record<string, FieldName>;
 
-export type ItemField = keyof typeof FIELD_SPELLINGS;
+export type ItemField = keyof typeof ITEM_FIELDS;
+
+/** Item field → every spelling a callback may use for it, in reading order (verify.ts checks the order IDs' against the signed values). */
+export const FIELD_SPELLINGS = Object.fromEntries(
+	(Object.keys(ITEM_FIELDS) as ItemField[]).map((name) => [name, spellingsOf(ITEM_FIELDS[name], 'callback')]),
+) as Readonly<Record<ItemField, readonly string[]>>;
 
 // Every value is scrubbed of card numbers and secrets, identifiers too: a value that reads as a card
 // number (12–19 digits passing the Luhn check) is masked wherever it stands. Checks compare masked forms.
@@ -49,17 +55,11 @@ const TEXT_FIELDS: readonly ItemField[] = ['amount', 'currency', 'errorCode', 'e
  * (The order IDs are checked against the signed values by verify.ts.)
  */
 export function conflictingSpellings(fields: Readonly<Record<string, string>>): string | undefined {
-	for (const [name, spellings] of Object.entries(FIELD_SPELLINGS)) {
+	const record = readCallback(fields);
+	for (const name of Object.keys(ITEM_FIELDS) as ItemField[]) {
 		if (name === 'orderid' || name === 'client_orderid') continue;
-		const values = new Set(spellings.filter((spelling) => Object.prototype.hasOwnProperty.call(fields, spelling)).map((spelling) => fields[spelling]));
-		if (values.size > 1) return `the parameters ${spellings.join(' / ')} disagree`;
-	}
-	return undefined;
-}
-
-export function pick(fields: Readonly<Record<string, string>>, names: readonly string[]): string | undefined {
-	for (const name of names) {
-		if (Object.prototype.hasOwnProperty.call(fields, name) && typeof fields[name] === 'string') return fields[name];
+		const field = ITEM_FIELDS[name];
+		if (conflictOn(record, field)) return `the parameters ${spellingsOf(field, 'callback').join(' / ')} disagree`;
 	}
 	return undefined;
 }
@@ -85,20 +85,22 @@ export function safeLastFour(value: string): string {
 
 export function normaliseCallback(fields: Readonly<Record<string, string>>, options: NormaliseOptions): IDataObject {
 	const { secrets } = options;
+	const record = readCallback(fields);
+	const read = (name: ItemField) => record[ITEM_FIELDS[name]];
 	const item: IDataObject = {
 		event: options.event,
-		status: maskText(normaliseStatus(fields.status), options.secrets),
+		status: maskText(normaliseStatus(record.status), options.secrets),
 	};
-	const type = pick(fields, FIELD_SPELLINGS.type);
+	const type = read('type');
 	if (type !== undefined) item.type = maskText(type.trim().toLowerCase(), secrets);
-	for (const name of ['orderid', 'client_orderid'] as const) item[name] = maskText(pick(fields, FIELD_SPELLINGS[name]) ?? '', secrets);
+	for (const name of ['orderid', 'client_orderid'] as const) item[name] = maskText(read(name) ?? '', secrets);
 	for (const name of TEXT_FIELDS) {
-		const value = pick(fields, FIELD_SPELLINGS[name]);
+		const value = read(name);
 		if (value !== undefined) item[name] = maskText(value, secrets);
 	}
-	const bin = pick(fields, FIELD_SPELLINGS.bin);
+	const bin = read('bin');
 	if (bin !== undefined) item.bin = safeBin(bin);
-	const lastFour = pick(fields, FIELD_SPELLINGS.lastFourDigits);
+	const lastFour = read('lastFourDigits');
 	if (lastFour !== undefined) item.lastFourDigits = safeLastFour(lastFour);
 	item.verified = options.verified;
 	item.method = options.method.toUpperCase();
@@ -110,11 +112,12 @@ export function normaliseCallback(fields: Readonly<Record<string, string>>, opti
 /** A short, masked description of a request for log lines: identifiers only, never card data or keys. */
 export function logSummary(fields: Readonly<Record<string, string>>, secrets: readonly string[]): IDataObject {
 	const summary: IDataObject = {};
+	const record = readCallback(fields);
 	const entries: Array<[string, string | undefined]> = [
-		['status', fields.status],
-		['type', fields.type],
-		['orderid', pick(fields, ['orderid'])],
-		['client_orderid', pick(fields, ['client_orderid', 'merchant_order'])],
+		['status', record.status],
+		['type', record.transactionType],
+		['orderid', record.orderId],
+		['client_orderid', record.clientOrderId],
 	];
 	for (const [name, value] of entries) {
 		if (value !== undefined) summary[name] = maskText(value.length > 128 ? `${value.slice(0, 128)}…` : value, secrets);

@@ -1,8 +1,15 @@
-/** A gateway reply with its fields flattened to trimmed strings under the gateway's own (kebab-case) keys. */
+import { readReply, spellingsOf, valuesOf, type FieldRecord } from './vocabulary';
+
+/**
+ * A gateway reply with its fields flattened to trimmed strings under the gateway's own (kebab-case)
+ * keys, and what they say read through the vocabulary (vocabulary.ts).
+ */
 export interface GatewayReply {
 	httpStatus: number;
 	format: 'json' | 'legacy';
 	fields: Record<string, string>;
+	/** The fields read through the vocabulary, computed once by parseGatewayReply; read it with replyRecord(). */
+	record?: FieldRecord;
 }
 
 export type GatewayErrorKind = 'validation' | 'declined' | 'authentication' | 'server' | 'transport';
@@ -26,17 +33,26 @@ export const JSON_MEDIA_TYPE = 'application/vnd.pay+json';
 export function parseGatewayReply(httpStatus: number, contentType: string | undefined, body: unknown): GatewayReply {
 	const text = typeof body === 'string' ? body : Buffer.isBuffer(body) ? body.toString('utf8') : undefined;
 	if (text === undefined) {
-		return { httpStatus, format: 'json', fields: flatten(body) };
+		return withRecord({ httpStatus, format: 'json', fields: flatten(body) });
 	}
 	const trimmed = text.trim();
 	if (/json/i.test(contentType ?? '') || trimmed.startsWith('{')) {
 		try {
-			return { httpStatus, format: 'json', fields: flatten(JSON.parse(trimmed)) };
+			return withRecord({ httpStatus, format: 'json', fields: flatten(JSON.parse(trimmed)) });
 		} catch {
 			// not JSON after all: fall through to the legacy parser, which keeps whatever it can read
 		}
 	}
-	return { httpStatus, format: 'legacy', fields: parseLegacy(trimmed) };
+	return withRecord({ httpStatus, format: 'legacy', fields: parseLegacy(trimmed) });
+}
+
+function withRecord(reply: GatewayReply): GatewayReply {
+	return { ...reply, record: readReply(reply.fields) };
+}
+
+/** What the reply says (vocabulary.ts): the record parseGatewayReply computed, or read now from a reply built elsewhere. */
+export function replyRecord(reply: GatewayReply): FieldRecord {
+	return reply.record ?? readReply(reply.fields);
 }
 
 export function parseLegacy(text: string): Record<string, string> {
@@ -56,10 +72,11 @@ export function parseLegacy(text: string): Record<string, string> {
  */
 export function classifyReply(reply: GatewayReply): GatewayFailure | undefined {
 	const { fields, httpStatus } = reply;
-	const type = fields.type;
-	const message = fields['error-message'] || fields.error_message;
-	const code = fields['error-code'] || fields.error_code || undefined;
-	const base = { httpStatus, code, type, serialNumber: fields['serial-number'] || undefined };
+	const record = replyRecord(reply);
+	const type = record.replyType;
+	const message = record.errorMessage;
+	const code = record.errorCode || undefined;
+	const base = { httpStatus, code, type, serialNumber: record.serialNumber || undefined };
 	if (httpStatus === 401 || httpStatus === 403) {
 		return { ...base, kind: 'authentication', message: message || `The gateway refused the request signature (HTTP ${httpStatus})` };
 	}
@@ -87,9 +104,9 @@ export interface ReplyExpectation {
 	orderId?: string;
 }
 
-/** Every spelling under which a reply names the merchant's and the gateway's order ID. */
-export const MERCHANT_ORDER_ID_SPELLINGS = ['merchant-order-id', 'client_orderid', 'client-order-id', 'client-orderid', 'merchant_order'] as const;
-export const GATEWAY_ORDER_ID_SPELLINGS = ['paynet-order-id', 'orderid', 'paynet_order_id'] as const;
+/** Every spelling under which a reply names the merchant's and the gateway's order ID (declared in vocabulary.ts). */
+export const MERCHANT_ORDER_ID_SPELLINGS: readonly string[] = spellingsOf('clientOrderId', 'reply');
+export const GATEWAY_ORDER_ID_SPELLINGS: readonly string[] = spellingsOf('orderId', 'reply');
 
 const GATEWAY_TYPE = /^(validation-error|error|[a-z0-9]+(?:-[a-z0-9]+)*-response)$/;
 const ERROR_TYPES = new Set(['validation-error', 'error']);
@@ -105,11 +122,12 @@ export function notAGatewayReply(reply: GatewayReply, expected: ReplyExpectation
 	const { fields, httpStatus } = reply;
 	if (httpStatus >= 300 && httpStatus < 400) return `a redirect (HTTP ${httpStatus}), which is never followed`;
 	if (Object.keys(fields).length === 0) return `an empty or unreadable body (HTTP ${httpStatus})`;
-	const type = fields.type;
+	const record = replyRecord(reply);
+	const type = record.replyType;
 	if (type !== undefined) {
 		if (!GATEWAY_TYPE.test(type)) return `a body whose type "${shorten(type)}" no gateway reply has (HTTP ${httpStatus})`;
 		if (!ERROR_TYPES.has(type) && httpStatus !== 200) return `a "${type}" with HTTP ${httpStatus}`;
-	} else if (httpStatus === 200 && fields.status) {
+	} else if (httpStatus === 200 && record.status) {
 		// The v4 status reply (the vendor's emulator: untyped JSON, no serial-number). Nothing in it
 		// but the order IDs says it is the gateway's, so it counts only when it names every order ID
 		// the request sent, and the gateway's, and each one is ours: a proxy's {"status":"approved"}
@@ -119,34 +137,31 @@ export function notAGatewayReply(reply: GatewayReply, expected: ReplyExpectation
 	} else {
 		// Untyped replies of the v4 JSON API: a refusal carries error-message, the sale's answer the
 		// serial number and order IDs.
-		const refusal = reply.format === 'json' && httpStatus >= 400 && !!(fields['error-message'] || fields.error_message);
-		const answer = httpStatus === 200 && !!fields['serial-number'] && GATEWAY_ORDER_ID_SPELLINGS.some((name) => !!fields[name]);
+		const refusal = reply.format === 'json' && httpStatus >= 400 && !!record.errorMessage;
+		const answer = httpStatus === 200 && !!record.serialNumber && !!record.orderId;
 		if (!refusal && !answer) return `a body that is not a gateway reply (HTTP ${httpStatus})`;
 	}
-	const clientOrderId = named(fields, MERCHANT_ORDER_ID_SPELLINGS);
+	const clientOrderId = record.clientOrderId || undefined;
 	if (expected.clientOrderId && clientOrderId !== undefined && clientOrderId !== expected.clientOrderId) {
 		return `a reply about another order ("${shorten(clientOrderId)}")`;
 	}
-	const orderId = named(fields, GATEWAY_ORDER_ID_SPELLINGS);
+	const orderId = record.orderId || undefined;
 	if (expected.orderId && orderId !== undefined && orderId !== expected.orderId) return `a reply about another gateway order (${shorten(orderId)})`;
 	return undefined;
 }
 
-function named(fields: Record<string, string>, spellings: readonly string[]): string | undefined {
-	return spellings.map((name) => fields[name]).find((value) => value !== undefined && value !== '');
-}
-
 /** Why an untyped HTTP-200 reply with a status is not a status reply about the requested order. */
 function untypedStatusUnbound(reply: GatewayReply, expected: ReplyExpectation): string | undefined {
-	const { fields } = reply;
+	const record = replyRecord(reply);
+	const status = record.status ?? '';
 	if (reply.format !== 'json') return 'an untyped body that is not JSON';
-	if (!GATEWAY_STATUSES.has(fields.status)) return `an untyped body whose status "${shorten(fields.status)}" no gateway reply has`;
+	if (!GATEWAY_STATUSES.has(status)) return `an untyped body whose status "${shorten(status)}" no gateway reply has`;
 	if (!expected.clientOrderId && !expected.orderId) return 'an untyped status for a request that named no order';
-	for (const [spellings, wanted, what] of [
-		[MERCHANT_ORDER_ID_SPELLINGS, expected.clientOrderId, 'merchant'],
-		[GATEWAY_ORDER_ID_SPELLINGS, expected.orderId, 'gateway'],
+	for (const [field, wanted, what] of [
+		['clientOrderId', expected.clientOrderId, 'merchant'],
+		['orderId', expected.orderId, 'gateway'],
 	] as const) {
-		const values = spellings.map((name) => fields[name]).filter((value) => value !== undefined && value !== '');
+		const values = valuesOf(record, field);
 		if (values.length === 0 && (wanted || what === 'gateway')) return `an untyped status that does not name the ${what} order ID`;
 		const other = values.find((value) => wanted !== undefined && value !== wanted);
 		if (other !== undefined) return `an untyped status about another ${what} order ("${shorten(other)}")`;
@@ -161,7 +176,7 @@ function shorten(text: string): string {
 
 /** True when the gateway says it holds no such order: the one answer after which a resend is safe. */
 export function isOrderNotFound(reply: GatewayReply): boolean {
-	const message = reply.fields['error-message'] || reply.fields.error_message || '';
+	const message = replyRecord(reply).errorMessage || '';
 	return /not found|no such|cannot find|can't find|unknown order|does not exist/i.test(message);
 }
 

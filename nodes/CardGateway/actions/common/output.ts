@@ -1,40 +1,41 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { GatewayReply } from '../../../shared/protocol/reply';
+import { replyRecord, type GatewayReply } from '../../../shared/protocol/reply';
+import type { FieldName } from '../../../shared/protocol/vocabulary';
 
 /** Statuses after which an order no longer changes by itself. */
 export const FINAL_STATUSES: ReadonlySet<string> = new Set(['approved', 'declined', 'filtered', 'error', 'unknown']);
 
-/** Output key ← the gateway's spellings of it (both reply formats and both API generations). */
-const SUMMARY: ReadonlyArray<readonly [string, readonly string[]]> = [
-	['status', ['status']],
-	['type', ['type']],
-	['orderid', ['paynet-order-id', 'orderid', 'paynet_order_id']],
-	['client_orderid', ['merchant-order-id', 'client_orderid', 'client-order-id', 'client-orderid', 'merchant_order']],
-	['serialNumber', ['serial-number']],
-	['transactionType', ['transaction-type']],
-	['orderStage', ['order-stage']],
-	['amount', ['amount']],
-	['currency', ['currency']],
-	['redirectUrl', ['redirect-url', 'redirect-to', 'redirect_url']],
-	['html', ['html']],
-	['cardRefId', ['card-ref-id', 'cardrefid']],
-	['uniqueCardRefId', ['unq-card-ref-id']],
-	['recurringPaymentId', ['recurring-payment-id']],
-	['errorMessage', ['error-message', 'error_message']],
-	['errorCode', ['error-code', 'error_code']],
-	['approvalCode', ['approval-code']],
-	['cardType', ['card-type']],
-	['bin', ['bin']],
-	['lastFourDigits', ['last-four-digits']],
-	['cardHolderName', ['cardholder-name', 'card-printed-name']],
-	['expireMonth', ['expire-month', 'card-exp-month']],
-	['expireYear', ['expire-year', 'card-exp-year']],
-	['descriptor', ['descriptor']],
-	['processorTxId', ['processor-tx-id']],
-	['processorRrn', ['processor-rrn']],
-	['bankMessage', ['bank_message', 'bank-message']],
-	['endpointId', ['end-point-id']],
+/** Output key ← the field of the reply's record (vocabulary.ts declares its spellings in both reply formats and both API generations). */
+const SUMMARY: ReadonlyArray<readonly [string, FieldName]> = [
+	['status', 'status'],
+	['type', 'replyType'],
+	['orderid', 'orderId'],
+	['client_orderid', 'clientOrderId'],
+	['serialNumber', 'serialNumber'],
+	['transactionType', 'transactionType'],
+	['orderStage', 'orderStage'],
+	['amount', 'amount'],
+	['currency', 'currency'],
+	['redirectUrl', 'redirectUrl'],
+	['html', 'html'],
+	['cardRefId', 'cardRefId'],
+	['uniqueCardRefId', 'uniqueCardRefId'],
+	['recurringPaymentId', 'recurringPaymentId'],
+	['errorMessage', 'errorMessage'],
+	['errorCode', 'errorCode'],
+	['approvalCode', 'approvalCode'],
+	['cardType', 'cardType'],
+	['bin', 'bin'],
+	['lastFourDigits', 'lastFourDigits'],
+	['cardHolderName', 'cardHolderName'],
+	['expireMonth', 'expireMonth'],
+	['expireYear', 'expireYear'],
+	['descriptor', 'descriptor'],
+	['processorTxId', 'processorTxId'],
+	['processorRrn', 'processorRrn'],
+	['bankMessage', 'bankMessage'],
+	['endpointId', 'endpointId'],
 ];
 
 export function isFinal(reply: GatewayReply): boolean {
@@ -68,9 +69,10 @@ export function summarise(
 	moneyEffect: IDataObject = {},
 ): IDataObject {
 	const output: IDataObject = {};
-	for (const [key, spellings] of SUMMARY) {
-		const spelling = spellings.find((name) => reply.fields[name] !== undefined && reply.fields[name] !== '');
-		if (spelling) output[key] = reply.fields[spelling];
+	const record = replyRecord(reply);
+	for (const [key, field] of SUMMARY) {
+		const value = record[field];
+		if (value) output[key] = value;
 	}
 	// An accepted asynchronous request carries no status: the order is processing. The v4 sale's
 	// JSON reply has no type either, only the new order's IDs.
