@@ -75,6 +75,11 @@ async function requestsFor(clientOrderId: string): Promise<SandboxRequest[]> {
 	return requests.filter((r) => r.client_orderid === clientOrderId);
 }
 
+/** The requests that act (a new order under a typed order ID is first looked up with a status query). */
+async function actionsFor(clientOrderId: string): Promise<SandboxRequest[]> {
+	return (await requestsFor(clientOrderId)).filter((request) => request.op !== 'status');
+}
+
 const status = (merchantOrderId: string, gatewayOrderId = '') => call<Output>('e2e-status', { merchantOrderId, gatewayOrderId });
 
 // Values carried from one scenario to the next.
@@ -182,9 +187,9 @@ describe('payout and transfer', () => {
 		expect(await ledger(`${RUN}-po-v2`)).toEqual(['payout 25.00 USD']);
 		expect(await ledger(`${RUN}-po-2step`)).toEqual(['payout 40.00 USD']);
 		expect(await ledger(`${RUN}-po-v4`)).toEqual(['payout 15.00 USD']);
-		expect((await requestsFor(`${RUN}-po-v2`))[0]).toMatchObject({ path: '/paynet/api/v2/payout/1001', params: { credit_card_number: '555555******4444' } });
+		expect((await actionsFor(`${RUN}-po-v2`))[0]).toMatchObject({ path: '/paynet/api/v2/payout/1001', params: { credit_card_number: '555555******4444' } });
 		expect((await requestsFor(`${RUN}-po-2step`)).map((r) => r.path)).toEqual(expect.arrayContaining(['/paynet/api/v4/payout-check/1001', '/paynet/api/v4/payout-pay/1001']));
-		expect((await requestsFor(`${RUN}-po-v4`))[0].path).toBe('/paynet/api/v4/payout/1001');
+		expect((await actionsFor(`${RUN}-po-v4`))[0].path).toBe('/paynet/api/v4/payout/1001');
 	}, 120_000);
 
 	test('transfer: card to card (RSA), between stored cards (RSA), PAN eligibility (HMAC)', async () => {
@@ -200,9 +205,9 @@ describe('payout and transfer', () => {
 		expect(await ledger(`${RUN}-tr-card`)).toEqual(['transfer 40.00 USD']);
 		expect(await ledger(`${RUN}-tr-ref`)).toEqual(['transfer 4.00 USD']);
 		expect(await ledger(`${RUN}-tr-pan`)).toEqual([]);
-		expect((await requestsFor(`${RUN}-tr-card`))[0]).toMatchObject({ path: '/paynet/api/v4/transfer/1001', params: { 'destination-card-no': '555555******4444' } });
-		expect((await requestsFor(`${RUN}-tr-ref`))[0]).toMatchObject({ path: '/paynet/api/v4/transfer-by-ref/1001', params: { 'destination-card-ref-id': ids.verifiedCardRef, 'source-card-ref-id': ids.cardRef } });
-		expect((await requestsFor(`${RUN}-tr-pan`))[0]).toMatchObject({ params: { 'client-order-id': `${RUN}-tr-pan`, 'sending-card-ref-id': ids.cardRef } });
+		expect((await actionsFor(`${RUN}-tr-card`))[0]).toMatchObject({ path: '/paynet/api/v4/transfer/1001', params: { 'destination-card-no': '555555******4444' } });
+		expect((await actionsFor(`${RUN}-tr-ref`))[0]).toMatchObject({ path: '/paynet/api/v4/transfer-by-ref/1001', params: { 'destination-card-ref-id': ids.verifiedCardRef, 'source-card-ref-id': ids.cardRef } });
+		expect((await actionsFor(`${RUN}-tr-pan`))[0]).toMatchObject({ params: { 'client-order-id': `${RUN}-tr-pan`, 'sending-card-ref-id': ids.cardRef } });
 	}, 120_000);
 });
 
@@ -216,11 +221,12 @@ describe("operations of the vendor's clients", () => {
 
 		expect(await ledger(`${RUN}-vd-tbr`)).toEqual(['transfer 6.50 USD']);
 		expect(await ledger(`${RUN}-vd-v4sale`)).toEqual(['sale 12.34 USD']);
-		const [transfer] = await requestsFor(`${RUN}-vd-tbr`);
+		const [transfer] = await actionsFor(`${RUN}-vd-tbr`);
 		expect(transfer).toMatchObject({ path: '/paynet/api/v2/transfer-by-ref/1001', params: { 'source-card-ref-id': ids.cardRef, 'destination-card-ref-id': ids.verifiedCardRef, amount: '6.50' } });
 		expect(transfer.params?.control).toMatch(/^[0-9a-f]{40}$/);
 		const paths = (await requestsFor(`${RUN}-vd-v4sale`)).map((r) => r.path);
-		expect(paths).toEqual(['/paynet/api/v4/sale/1001', '/paynet/api/v4/status/1001']);
+		// Is the order ID new? (the v2 status finds an order by the merchant's ID); the sale; its V4 status.
+		expect(paths).toEqual(['/paynet/api/v2/status/1001', '/paynet/api/v4/sale/1001', '/paynet/api/v4/status/1001']);
 	}, 120_000);
 });
 

@@ -3,7 +3,7 @@ import { sleep, type IExecuteFunctions } from 'n8n-workflow';
 import { withMoneyEffect } from '../../../shared/moneyEffect';
 import { sameAmount } from '../../../shared/protocol/amount';
 import type { OperationId } from '../../../shared/protocol/catalogue';
-import { isOrderNotFound, type GatewayReply } from '../../../shared/protocol/reply';
+import { isOrderNotFound, replyRecord, type GatewayReply } from '../../../shared/protocol/reply';
 import type { GatewayFailure } from '../../../shared/protocol/reply';
 import { gatewayRequest, type GatewayCall, type GatewayOutcome } from '../../../shared/transport';
 
@@ -76,7 +76,7 @@ export async function deliver(ctx: IExecuteFunctions, call: GatewayCall, plan: D
 }
 
 function answered(reply: GatewayReply, notes: DeliveryNotes): Delivered {
-	return { reply, notes, direct: true, serial: reply.fields['serial-number'] || undefined };
+	return { reply, notes, direct: true, serial: replyRecord(reply).serialNumber || undefined };
 }
 
 /** One request; whatever it throws was thrown before sending (transport's promise). */
@@ -101,11 +101,8 @@ export async function waitForFinalStatus(
 ): Promise<Delivered> {
 	let { reply, direct } = delivered;
 	const notes = { ...delivered.notes };
-	const ids = {
-		...plan,
-		clientOrderId: reply.fields['merchant-order-id'] || plan.clientOrderId,
-		orderId: reply.fields['paynet-order-id'] || reply.fields.orderid || plan.orderId,
-	};
+	const named = replyRecord(reply);
+	const ids = { ...plan, clientOrderId: named.clientOrderId || plan.clientOrderId, orderId: named.orderId || plan.orderId };
 	const deadline = Date.now() + limits.maxWaitSeconds * 1000;
 	let pause = Math.min(limits.pollIntervalSeconds * 1000, MAX_POLL_PAUSE_MS);
 	while (!isFinal(reply) && !needsThreeDSecure(reply)) {
@@ -126,7 +123,7 @@ export async function waitForFinalStatus(
 	}
 	// A status about this request's own transaction (by its serial number) names that transaction's amount;
 	// the order's own status (what the output summarises, what is left on it) is one more query away.
-	const ownTransaction = !!delivered.serial && reply.fields['by-request-sn'] === delivered.serial;
+	const ownTransaction = !!delivered.serial && replyRecord(reply).requestSerialNumber === delivered.serial;
 	if (ownTransaction && factsOf(plan).money.confirmation === 'serial') {
 		const order = await learnStatus(ctx, call, ids);
 		if (order.kind === 'found') return { ...delivered, reply, notes, direct, orderAfter: order.reply };
@@ -193,8 +190,8 @@ function settle(ctx: IExecuteFunctions, outcome: GatewayOutcome, plan: DeliveryP
 
 /** A refused request that still reports an order status (a decline in JSON mode) is an outcome. */
 function isStatusOutcome(reply: GatewayReply, kind: string): boolean {
-	const type = reply.fields.type ?? '';
-	return !!reply.fields.status && kind !== 'authentication' && type !== 'error' && type !== 'validation-error';
+	const { status, replyType = '' } = replyRecord(reply);
+	return !!status && kind !== 'authentication' && replyType !== 'error' && replyType !== 'validation-error';
 }
 
 /**
@@ -204,7 +201,7 @@ function isStatusOutcome(reply: GatewayReply, kind: string): boolean {
 export function matchingOrder(ctx: IExecuteFunctions, plan: DeliveryPlan, reply: GatewayReply): GatewayReply {
 	const { requested } = plan;
 	if (!requested) return reply;
-	const { amount, currency } = reply.fields;
+	const { amount, currency } = replyRecord(reply);
 	const otherAmount = !!amount && !requested.amounts.some((sent) => sameAmount(sent, amount));
 	const otherCurrency = !!currency && !!requested.currency && currency.trim().toUpperCase() !== requested.currency;
 	if (!otherAmount && !otherCurrency) return reply;

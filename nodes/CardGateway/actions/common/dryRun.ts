@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { amountUnits } from '../../../shared/protocol/amount';
 import { OPERATIONS, type OperationId } from '../../../shared/protocol/catalogue';
 import { MONEY_ACTIONS, type MoneyActionFacts } from '../../../shared/protocol/money';
+import { replyRecord } from '../../../shared/protocol/reply';
 import { maskSensitive } from '../../../shared/protocol/masking';
 import { buildGatewayRequest, type GatewayCall } from '../../../shared/transport';
 
@@ -59,8 +60,8 @@ export async function rehearse(ctx: IExecuteFunctions, item: Rehearsal, call: Ga
 function orderNow(order: StatusKnowledge): IDataObject {
 	if (order.kind === 'unknown') return { known: 'could not be learned', reason: order.reason };
 	if (order.kind === 'notFound') return { known: false };
-	const { fields } = order.reply;
-	return { known: true, status: fields.status, amount: fields.amount, currency: fields.currency, transactionType: fields['transaction-type'] };
+	const { status, amount, currency, transactionType } = replyRecord(order.reply);
+	return { known: true, status, amount, currency, transactionType };
 }
 
 const money = (stake: Stake) => `${stake.amount} ${stake.currency}`;
@@ -68,7 +69,7 @@ const money = (stake: Stake) => `${stake.amount} ${stake.currency}`;
 function followUpEffect(facts: MoneyActionFacts, item: Rehearsal, stake: Stake | { unknown: string }, order: StatusKnowledge | undefined): string {
 	const { verb } = facts;
 	if (order?.kind !== 'found') return `would ${verb} the order, but ${'unknown' in stake ? stake.unknown : 'its state is unknown'}: a real run would most likely be refused`;
-	const { status, amount: left, currency } = order.reply.fields;
+	const { status, amount: left, currency } = replyRecord(order.reply);
 	const partial = !!item.values.amount && 'amount' in stake;
 	const more = partial && !!left && amountUnits((stake as Stake).amount) > amountUnits(left);
 	// The refusal leads: a dry run that a real run would not carry out must not open with what it would move.
@@ -89,6 +90,6 @@ function newOrderEffect(facts: MoneyActionFacts, item: Rehearsal, plan: Delivery
 	if (!order) return sentence;
 	if (order.kind === 'notFound') return `${sentence} (the gateway does not know this order ID yet)`;
 	if (order.kind === 'unknown') return `${sentence} (whether the gateway already knows this order ID could not be learned: ${order.reason})`;
-	const { status, amount, currency } = order.reply.fields;
+	const { status, amount, currency } = replyRecord(order.reply);
 	return `would send nothing: the gateway already has an order "${plan.clientOrderId}" (status "${status || 'processing'}", ${amount ?? '?'} ${currency ?? ''}), and a real run reports that order instead of moving money again`;
 }

@@ -4,6 +4,7 @@ import { moneyEffectOf, withMoneyEffect } from '../../../shared/moneyEffect';
 import { amountUnits, formatUnits, parseAmount, parseCurrency } from '../../../shared/protocol/amount';
 import { GatewayInputError } from '../../../shared/protocol/errors';
 import { perRun } from '../../../shared/perRun';
+import { replyRecord } from '../../../shared/protocol/reply';
 import { withInputErrors } from '../../../shared/transport';
 
 import type { DeliveryPlan, StatusKnowledge } from './delivery';
@@ -136,7 +137,7 @@ export function stakeOf(values: Record<string, string>, order: StatusKnowledge |
 	if (!order) return { unknown: 'it sets no amount, and the gateway cannot be asked about this order' };
 	if (order.kind === 'unknown') return { unknown: `the order status could not be learned (${order.reason})` };
 	if (order.kind === 'notFound') return { unknown: 'the gateway does not find the order' };
-	const { amount, currency } = order.reply.fields;
+	const { amount, currency } = replyRecord(order.reply);
 	if (!amount || !currency) return { unknown: 'the gateway reports no amount for the order' };
 	return { amount, currency: currency.trim().toUpperCase() };
 }

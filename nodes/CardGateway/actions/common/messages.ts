@@ -3,7 +3,7 @@
 import { NodeApiError, type IExecuteFunctions, type JsonObject } from 'n8n-workflow';
 
 import { withMoneyEffect, type MoneyEffect } from '../../../shared/moneyEffect';
-import type { GatewayFailure, GatewayReply } from '../../../shared/protocol/reply';
+import { replyRecord, type GatewayFailure, type GatewayReply } from '../../../shared/protocol/reply';
 import { gatewayError, type LostReply } from '../../../shared/transport';
 
 import type { DeliveryPlan, StatusKnowledge } from './delivery';
@@ -45,21 +45,22 @@ export function refusedError(ctx: IExecuteFunctions, plan: DeliveryPlan, failure
 /** The gateway answered about an order under this ID with another amount or currency: an older order. */
 export function otherOrderError(ctx: IExecuteFunctions, plan: DeliveryPlan, reply: GatewayReply, requested: NonNullable<DeliveryPlan['requested']>): NodeApiError {
 	const asked = `${requested.amounts.join(' or ')} ${requested.currency ?? ''}`.trim();
-	const found = `${reply.fields.amount ?? '?'} ${reply.fields.currency ?? ''}`.trim();
+	const { amount, currency, status } = replyRecord(reply);
+	const found = `${amount ?? '?'} ${currency ?? ''}`.trim();
 	return moneyError(
 		ctx,
 		plan,
 		'mayHaveMoved',
 		'amount or currency differs from the request',
 		`${plan.label} for order "${plan.clientOrderId}": the gateway reports this order with ${found}, not the ${asked} requested; the order ID was used before`,
-		`The gateway answered about an existing order "${plan.clientOrderId}" (status "${reply.fields.status || 'processing'}"), not about a new payment of ${asked}. Do not treat it as approved: look the order up (Transaction → Get Status or the gateway back office), and use a new order ID for a new payment.`,
+		`The gateway answered about an existing order "${plan.clientOrderId}" (status "${status || 'processing'}"), not about a new payment of ${asked}. Do not treat it as approved: look the order up (Transaction → Get Status or the gateway back office), and use a new order ID for a new payment.`,
 	);
 }
 
 function describeStatus(reply: GatewayReply): string {
-	const { fields } = reply;
+	const fields = replyRecord(reply);
 	const parts = [`status "${fields.status || 'unknown'}"`];
-	if (fields['transaction-type']) parts.push(`last transaction "${fields['transaction-type']}"`);
+	if (fields.transactionType) parts.push(`last transaction "${fields.transactionType}"`);
 	if (fields.amount) parts.push(`amount ${fields.amount} ${fields.currency ?? ''}`.trim());
 	return parts.join(', ');
 }
@@ -78,7 +79,7 @@ export function finalStatusUnknown(ctx: IExecuteFunctions, plan: DeliveryPlan, c
 		moves ? 'mayHaveMoved' : 'noMoneyMoved',
 		reason,
 		`${plan.label} for ${order}: the gateway accepted the request, but its final status could not be learned; ${money}`,
-		`While waiting for the final status: ${reason}. The gateway last reported ${last.fields.status ? describeStatus(last) : 'that it accepted the request (processing)'}. Do not run this item again with a new order ID: look up ${order} (Transaction → Get Status or the gateway back office) first.`,
+		`While waiting for the final status: ${reason}. The gateway last reported ${replyRecord(last).status ? describeStatus(last) : 'that it accepted the request (processing)'}. Do not run this item again with a new order ID: look up ${order} (Transaction → Get Status or the gateway back office) first.`,
 	);
 }
 
@@ -160,7 +161,7 @@ export function orderCheckFailed(ctx: IExecuteFunctions, plan: DeliveryPlan, ord
 
 /** The outcome of an item whose order the gateway already had: nothing was sent, nothing new moved. */
 export function alreadyExistedOutcome(facts: MoneyActionFacts, plan: DeliveryPlan, reply: GatewayReply): { moneyEffect: MoneyEffect; outcome: string } {
-	const { status, amount, currency } = reply.fields;
+	const { status, amount, currency } = replyRecord(reply);
 	const was = status === 'approved' && facts.movedKey ? `${facts.done.toLowerCase()} earlier` : `status "${status || 'processing'}"`;
 	const figure = amount ? `, ${`${amount} ${currency ?? ''}`.trim()}` : '';
 	return { moneyEffect: 'noMoneyMoved', outcome: `Order "${plan.clientOrderId}" already existed at the gateway (${was}${figure}): nothing was sent, and this run moved nothing new` };

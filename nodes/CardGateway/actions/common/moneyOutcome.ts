@@ -4,6 +4,7 @@ import type { MoneyEffect } from '../../../shared/moneyEffect';
 import { OPERATIONS, type OperationId } from '../../../shared/protocol/catalogue';
 import { maskPan } from '../../../shared/protocol/masking';
 import { MONEY_ACTIONS, type MoneyActionFacts } from '../../../shared/protocol/money';
+import { replyRecord } from '../../../shared/protocol/reply';
 
 import type { Delivered } from './delivery';
 import { needsThreeDSecure } from './output';
@@ -21,7 +22,7 @@ export function moneyOutcome(gateway: OperationId, delivered: Delivered, sent: S
 	const facts = MONEY_ACTIONS[OPERATIONS[gateway].money];
 	if (!facts.moves) return {};
 	const { reply } = delivered;
-	const { fields } = reply;
+	const fields = replyRecord(reply);
 	const currency = fields.currency || sent.currency || '';
 	const output: IDataObject = {};
 	if (sent.amount) output.amountRequested = sent.amount;
@@ -52,7 +53,7 @@ export function moneyOutcome(gateway: OperationId, delivered: Delivered, sent: S
 	}
 
 	// What it turned out to be: a return on an uncaptured preauth releases the hold; a completed 3-D Secure payment charges or holds.
-	const type = fields['transaction-type'] ?? '';
+	const type = fields.transactionType ?? '';
 	const done = MONEY_ACTIONS[facts.turnsInto?.[type] ?? OPERATIONS[gateway].money];
 	if (done.doneFlag) {
 		output[done.doneFlag] = true;
@@ -61,7 +62,7 @@ export function moneyOutcome(gateway: OperationId, delivered: Delivered, sent: S
 	const moved = movedAmount(delivered, sent);
 	if (moved && done.movedKey) output[done.movedKey] = moved;
 	if (!sent.amount && facts.inFullFlag) output[facts.inFullFlag] = true;
-	const left = facts.reportsRemaining ? delivered.orderAfter?.fields.amount : undefined;
+	const left = facts.reportsRemaining && delivered.orderAfter ? replyRecord(delivered.orderAfter).amount : undefined;
 	if (left) output.amountRemaining = left;
 	const what = moved ? money(moved, currency) : (facts.whole ?? 'the amount asked');
 	const where = destination ? ` to ${destination}` : '';
@@ -75,10 +76,10 @@ export function moneyOutcome(gateway: OperationId, delivered: Delivered, sent: S
  * operation is the only one of its kind on it (catalogue: money.ts `confirmation`).
  */
 function aboutThisOperation(facts: MoneyActionFacts, delivered: Delivered): boolean {
-	const { fields } = delivered.reply;
+	const fields = replyRecord(delivered.reply);
 	if (delivered.direct) return true;
-	if (delivered.serial && fields['by-request-sn'] === delivered.serial) return true;
-	const type = fields['transaction-type'];
+	if (delivered.serial && fields.requestSerialNumber === delivered.serial) return true;
+	const type = fields.transactionType;
 	if (facts.confirmation === 'order') return !type || facts.ownTypes.includes(type);
 	if (facts.confirmation === 'ownType') return !!type && facts.ownTypes.includes(type);
 	return false;
@@ -90,8 +91,8 @@ function aboutThisOperation(facts: MoneyActionFacts, delivered: Delivered): bool
  * whole order reports what is left on it, never the part a follow-up moved.
  */
 function movedAmount(delivered: Delivered, sent: SentValues): string | undefined {
-	const { fields } = delivered.reply;
-	const ownSerial = !!delivered.serial && fields['by-request-sn'] === delivered.serial;
+	const fields = replyRecord(delivered.reply);
+	const ownSerial = !!delivered.serial && fields.requestSerialNumber === delivered.serial;
 	return (ownSerial || !delivered.direct ? fields.amount : undefined) || sent.amount;
 }
 

@@ -39,13 +39,14 @@ const SUMMARY: ReadonlyArray<readonly [string, FieldName]> = [
 ];
 
 export function isFinal(reply: GatewayReply): boolean {
-	return FINAL_STATUSES.has(reply.fields.status ?? '');
+	return FINAL_STATUSES.has(replyRecord(reply).status ?? '');
 }
 
 /** The order waits for the customer at the issuer's 3-D Secure page. */
 export function needsThreeDSecure(reply: GatewayReply): boolean {
+	// `redirect-to` only: `redirect-url` is where a hosted form lives, not the issuer's 3-D Secure page.
 	const { fields } = reply;
-	return !isFinal(reply) && !!(fields.html || fields['redirect-to']);
+	return !isFinal(reply) && !!(replyRecord(reply).html || fields['redirect-to']);
 }
 
 /** Facts about how the reply was obtained, added to the output. */
@@ -76,7 +77,7 @@ export function summarise(
 	}
 	// An accepted asynchronous request carries no status: the order is processing. The v4 sale's
 	// JSON reply has no type either, only the new order's IDs.
-	const type = reply.fields.type ?? '';
+	const type = record.replyType ?? '';
 	if (!output.status && (/^async-/.test(type) || (!type && output.orderid && reply.httpStatus < 400))) output.status = 'processing';
 	if (!output.client_orderid && sent.clientOrderId) output.client_orderid = sent.clientOrderId;
 	output.final = isFinal(reply);

@@ -1,6 +1,7 @@
 import { NodeOperationError, type IExecuteFunctions } from 'n8n-workflow';
 
 import { parseAmount, parseCurrency } from '../../../shared/protocol/amount';
+import { replyRecord } from '../../../shared/protocol/reply';
 import { learnStatus } from '../common/delivery';
 import { defineOperation, type PrepareStep } from '../common/operation';
 import { PARTIAL_FOLLOW_UP } from '../common/requests';
@@ -25,9 +26,9 @@ async function completeFullCapture(ctx: IExecuteFunctions, step: PrepareStep): P
 	);
 	if (knowledge.kind === 'unknown') throw refuse(`the held amount could not be learned (${knowledge.reason})`);
 	if (knowledge.kind === 'notFound') throw refuse('the gateway does not know the order');
-	const { fields } = knowledge.reply;
-	if (fields.status !== 'approved' || fields['transaction-type'] !== 'preauth') {
-		const last = fields['transaction-type'] ? `, last transaction "${fields['transaction-type']}"` : '';
+	const fields = replyRecord(knowledge.reply);
+	if (fields.status !== 'approved' || fields.transactionType !== 'preauth') {
+		const last = fields.transactionType ? `, last transaction "${fields.transactionType}"` : '';
 		throw refuse(`the order is not an approved preauth (status "${fields.status ?? 'unknown'}"${last})`);
 	}
 	let held: { amount: string; currency: string };
