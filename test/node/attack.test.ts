@@ -118,7 +118,7 @@ describe('item 4: a run that stops names every order that moved or may have move
 				{ id: '', amount: '10.00' },
 			],
 		});
-		expect(run.error?.message).toMatch(/order "n8n-[0-9a-f]{12}"/);
+		expect(run.error?.message).toMatch(/order "n8n-[a-z]{14}"/);
 		expect(run.error?.message).toContain('money MAY have moved');
 		expect(run.error?.description).toContain('item 1: failed (nothing was sent)');
 	});

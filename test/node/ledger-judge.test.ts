@@ -198,7 +198,7 @@ async function arm(sb: Sandbox, op: Operation, fault: Fault): Promise<Armed> {
 // ---------------------------------------------------------------------------------------------
 // Cases.
 
-type Mode = 'plain' | 'variant' | 'dryRun' | 'limitPerItemBelow' | 'limitPerRunBelow' | 'limitsAbove' | 'replay' | 'continueOnFail' | 'noMoney';
+type Mode = 'plain' | 'variant' | 'dryRun' | 'limitPerItemBelow' | 'limitPerRunBelow' | 'limitsAbove' | 'replay' | 'continueOnFail' | 'noMoney' | 'numericOrderId';
 
 interface Case {
 	index: number;
@@ -246,8 +246,9 @@ function buildCases(): Case[] {
 		for (const fault of SLOW_FAULTS.filter((candidate) => relevant(op, candidate))) for (const wait of waitsOf('both')) add(op, 'plain', fault, wait, 'typed', undefined, true);
 		for (const fault of ['none', 'apply-then-drop'] as const) for (const wait of waitsOf('both')) add(op, 'replay', fault, wait, 'typed', undefined, true);
 		for (const fault of ['apply-then-drop', 'timeout', 'forbidden403'] as const) add(op, 'continueOnFail', fault, op.waitable, 'typed');
-		// Merchants number their orders: an order ID of 12 digits that happens to pass the Luhn check.
-		for (const fault of ['none', 'apply-then-drop'] as const) add(op, 'plain', fault, op.waitable, 'numeric');
+		// Merchants number their orders: a new order ID of 12 digits that happens to pass the Luhn check reads as a
+		// card number (every output would mask it), so the node refuses it before anything is sent.
+		if (op.newOrder) add(op, 'numericOrderId', 'apply-then-drop', op.waitable, 'numeric');
 	}
 	return cases;
 }
@@ -261,7 +262,7 @@ const LIMITS: Partial<Record<Mode, IDataObject>> = {
 };
 
 /** Modes in which the operation's own request must never reach the gateway. */
-const NOTHING_SENT_MODES = new Set<Mode>(['dryRun', 'limitPerItemBelow', 'limitPerRunBelow']);
+const NOTHING_SENT_MODES = new Set<Mode>(['dryRun', 'limitPerItemBelow', 'limitPerRunBelow', 'numericOrderId']);
 
 // ---------------------------------------------------------------------------------------------
 // What the node said, and the judge.
@@ -457,7 +458,9 @@ async function runCase(c: Case): Promise<Verdict> {
 	const sb = await Sandbox.start({ pollsBeforeFinal: c.slow ? 1 : 0 });
 	try {
 		const id = { typed: `lj-${c.index}`, generated: '', numeric: NUMERIC_ORDER_ID }[c.idKind];
-		const prepared = await c.op.fixture.prepare(sb, id, c.variant);
+		// The preconditions under a typed ID; only the operation itself gets the numeric one.
+		const prepared = await c.op.fixture.prepare(sb, c.idKind === 'numeric' ? `lj-${c.index}` : id, c.variant);
+		if (c.idKind === 'numeric') prepared.parameters = { ...prepared.parameters, merchantOrderId: id };
 		const options: IDataObject = {
 			timeoutSeconds: TIMEOUT_SECONDS,
 			...(c.wait ? WAIT : {}),
@@ -488,9 +491,12 @@ async function runCase(c: Case): Promise<Verdict> {
 			violations.push('a spending limit below the amount did not refuse the item before sending');
 		}
 		if (c.mode === 'continueOnFail' && first.error) violations.push('with Continue On Fail the run stopped');
+		if (c.mode === 'numericOrderId' && !(first.error?.message.includes('"Order ID (Merchant)" reads as a card number') && said.every((item) => item.effect === 'notSent'))) {
+			violations.push('a new order ID that reads as a card number was not refused before sending, naming "Order ID (Merchant)"');
+		}
 		// An error must name the order as the gateway has it, so that it can be looked up.
 		const masked = `"${'*'.repeat(Math.max(id.length - 4, 0))}${id.slice(-4)}"`;
-		if (id && said.some((item) => item.error && item.text.includes(masked))) violations.push(`error names merchant order ID ${masked}; the gateway has "${id}"`);
+		if (id && masked !== `"${id}"` && said.some((item) => item.error && item.text.includes(masked))) violations.push(`error names merchant order ID ${masked}; the gateway has "${id}"`);
 		let saidText = summary(said);
 		let ledgerText = world.delta.map((entry) => `${entry.kind} ${entry.amount} ${entry.client_orderid}`).join(', ') || '-';
 		if (c.mode === 'replay') {
@@ -551,23 +557,12 @@ interface Finding {
 	violation: RegExp;
 }
 
+// Findings the judge made and the node fixed (on 2c4e19e): an output marked "mayHaveMoved" for a status
+// "unknown" did not say "MAY have moved"; a new order ID that reads as a card number (12–19 digits passing
+// the Luhn check, as "202406150013", or a generated "n8n-" + 12 hex that were all digits) was masked in every
+// output. Generated IDs are letters now, and such a typed ID is refused before sending (mode numericOrderId).
+// A finding the node has not fixed yet is listed here, with the violation it produces, until it is.
 const KNOWN: Finding[] = [
-	{
-		// Found on 2c4e19e: every operation whose order the gateway reports "unknown" (test CVV 217: payment.sale,
-		// payment.preauth, payment.saleWithToken, transfer.send; with and without a lost reply, waiting for the final
-		// status). The ledger holds nothing for the order, so the money claim itself is not contradicted: the words are.
-		finding: 'an output marked moneyEffect "mayHaveMoved" (the gateway reports status "unknown") says "<Charge|Hold|Transfer> of N USD: the gateway reports status unknown; check the order before acting on it", not "money MAY have moved"',
-		violation: /^output says mayHaveMoved without the words "MAY have moved"/,
-	},
-	{
-		// Found on 2c4e19e: the node masks every output as if digit runs were card numbers, so a merchant order ID
-		// of 12–19 digits that passes the Luhn check (here "202406150013") comes out as "********0013", on every
-		// money-moving operation, with or without a lost reply; the gateway (and the ledger) has the order under
-		// "202406150013". A generated ID "n8n-" + 12 hex digits is hit too when the 12 are all digits and pass
-		// the Luhn check (about 1 in 3,000 IDs): seen as "n8n-********8628" on a rebill preauth that held 3.30.
-		finding: 'outputs and errors name the merchant order ID masked ("********0013" for the order "202406150013" the money moved on): an order number read as a card number',
-		violation: /^(output|error) names merchant order ID/,
-	},
 ];
 
 const isKnown = (violation: string) => KNOWN.some((known) => known.violation.test(violation));

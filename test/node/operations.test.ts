@@ -36,9 +36,9 @@ describe('payment', () => {
 		expect(await env.sb.ledger('ops-declined')).toEqual([]);
 	});
 
-	it('a generated merchant order ID is n8n- plus 12 hex digits and is shown', async () => {
+	it('a generated merchant order ID is n8n- plus 14 letters and is shown', async () => {
 		const out = single(await runNode(env.sb, cardPayment()));
-		expect(out.client_orderid).toMatch(/^n8n-[0-9a-f]{12}$/);
+		expect(out.client_orderid).toMatch(/^n8n-[a-z]{14}$/);
 		expect(out.clientOrderIdGenerated).toBe(true);
 	});
 

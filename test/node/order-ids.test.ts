@@ -57,11 +57,11 @@ const saved = <T>(data: T): T => JSON.parse(JSON.stringify(data)) as T;
 const ids = (ctx: IExecuteFunctions, count = 3) => Array.from({ length: count }, (_, index) => generatedOrderId(ctx, index));
 
 describe('generatedOrderId', () => {
-	it('is n8n- plus 12 hex digits; the same for the same item of the same run, another for every other item', () => {
+	it('is n8n- plus 14 letters; the same for the same item of the same run, another for every other item', () => {
 		const execution = { contextData: {} };
 		const run = runOf(execution);
 		const first = ids(run, 50);
-		for (const id of first) expect(id).toMatch(/^n8n-[0-9a-f]{12}$/);
+		for (const id of first) expect(id).toMatch(/^n8n-[a-z]{14}$/);
 		expect(new Set(first).size).toBe(50);
 		expect(ids(run, 50)).toEqual(first);
 		// another context object of the same run (n8n makes one per run) derives the same IDs
@@ -296,7 +296,9 @@ describe('n8n Retry of a failed execution (n8n-core engine, sandbox)', () => {
 		expect(new Set(perRun.flat()).size).toBe(4);
 		const context = run.data.executionData!.contextData[`node:${NODE_NAME}`] as Record<string, string>;
 		const [seed] = Object.values(context).filter((value) => typeof value === 'string' && /^[0-9a-f]{32}$/.test(value));
-		const derived = (runIndex: number, itemIndex: number) => `n8n-${createHash('sha256').update(`${seed}:${runIndex}:${itemIndex}`).digest('hex').slice(0, 12)}`;
+		// Letters only, one per digest byte (a run of digits could read as a card number).
+		const letters = (digest: Buffer) => Array.from(digest.subarray(0, 14), (byte) => String.fromCharCode(97 + (byte % 26))).join('');
+		const derived = (runIndex: number, itemIndex: number) => `n8n-${letters(createHash('sha256').update(`${seed}:${runIndex}:${itemIndex}`).digest())}`;
 		expect(perRun).toEqual([
 			[derived(0, 0), derived(0, 1)],
 			[derived(1, 0), derived(1, 1)],

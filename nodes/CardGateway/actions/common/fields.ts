@@ -64,7 +64,7 @@ export const newMerchantOrderId: Field = {
 		default: '',
 		placeholder: 'e.g. invoice-10042',
 		description:
-			'Your unique ID for this order (the idempotency key the safe-retry logic relies on). Leave empty to generate one (n8n- plus 12 hex digits); it is returned as client_orderid.',
+			'Your unique ID for this order (the idempotency key the safe-retry logic relies on). Leave empty to generate one (n8n- plus 14 letters); it is returned as client_orderid.',
 	}),
 };
 

@@ -47,7 +47,7 @@ export function moneyOutcome(gateway: OperationId, delivered: Delivered, sent: S
 		return settle('pending', `${asked} sent and accepted; the status the gateway gave is about the order, not about this request, so it is not confirmed yet (ask Transaction → Get Status later)`);
 	}
 	if (refused) return settle('noMoneyMoved', `${asked} not done: the gateway answered ${status}`);
-	if (status === 'unknown') return settle('mayHaveMoved', `${asked}: the gateway reports status unknown; check the order before acting on it`);
+	if (status === 'unknown') return settle('mayHaveMoved', `${asked}: the gateway reports status unknown, so money MAY have moved; check the order before acting on it`);
 	if (status !== 'approved') {
 		return settle('pending', `${asked} sent and accepted; not final yet, so the money may still move (turn on Wait for Final Status, or ask Transaction → Get Status later)`);
 	}

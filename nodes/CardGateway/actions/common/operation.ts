@@ -7,8 +7,9 @@ import {
 
 import { OPERATIONS, type AuthScheme, type OperationId } from '../../../shared/protocol/catalogue';
 import { GatewayInputError } from '../../../shared/protocol/errors';
+import { maskText } from '../../../shared/protocol/masking';
 import { comparableName } from '../../../shared/protocol/names';
-import { MERCHANT_ORDER_ID_SPELLINGS, type GatewayReply } from '../../../shared/protocol/reply';
+import { MERCHANT_ORDER_ID_SPELLINGS, replyRecord, type GatewayReply } from '../../../shared/protocol/reply';
 import { withMoneyEffect } from '../../../shared/moneyEffect';
 import { buildGatewayRequest, merchantCredentials, withInputErrors, type EndpointChoice, type GatewayCall } from '../../../shared/transport';
 
@@ -202,7 +203,7 @@ async function executeOperation(ctx: IExecuteFunctions, spec: OperationSpec, ite
 	const existing = await counted(() => (before && !facts.followUp ? existingOrder(ctx, plan, before) : undefined));
 	if (existing) {
 		unreserve?.();
-		return summarise(existing, request, { alreadyExisted: true }, options.includeRawReply, alreadyExistedOutcome(moneyFactsOf(spec), plan, existing));
+		return summarise(existing, request, { alreadyExisted: true }, options.includeRawReply, alreadyExistedOutcome(facts, plan, existing));
 	}
 	let delivered = await counted(async () => await deliver(ctx, call, plan));
 	if (spec.waitable && options.waitForFinalStatus) {
@@ -238,7 +239,12 @@ async function orderBefore(
 	// What a real send would refuse (an unreadable key, a bad endpoint) is refused before the status query too.
 	await buildGatewayRequest(ctx, call);
 	const order = await learnStatus(ctx, call, plan);
-	if (order.kind === 'unknown' && !facts.followUp && !run.dryRun) throw orderCheckFailed(ctx, plan, order);
+	if (facts.followUp || run.dryRun) return order;
+	if (order.kind === 'unknown') throw orderCheckFailed(ctx, plan, order);
+	// An answer that names no gateway order is not proof that the order exists (nor that it does not).
+	if (order.kind === 'found' && !replyRecord(order.reply).orderId) {
+		throw orderCheckFailed(ctx, plan, { kind: 'unknown', reason: 'the gateway answered the status query without naming an order' });
+	}
 	return order;
 }
 
@@ -343,6 +349,10 @@ function buildRequest(ctx: IExecuteFunctions, spec: OperationSpec, itemIndex: nu
 			continue;
 		}
 		const checked = wireValue(field, value, currencyCode);
+		// Every output masks what reads as a card number: a new order named so could never be named back.
+		if (field.merchantOrderId === 'new' && maskText(checked) !== checked) {
+			throw new GatewayInputError(field.property.displayName, `${label(field)} reads as a card number (digits that pass the card check digit), so every output would show it masked; add a letter prefix such as "inv-"`);
+		}
 		const wireName = field.merchantOrderId ? gateway.orderIdField || field.wire : field.wire;
 		built.values[field.property.name] = checked;
 		built.fields.push([wireName, checked]);

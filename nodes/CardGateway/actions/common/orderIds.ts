@@ -32,9 +32,17 @@ export function isExecutionRetry(ctx: IExecuteFunctions): boolean {
  */
 export function generatedOrderId(ctx: IExecuteFunctions, itemIndex: number): string {
 	const derivation = derivationOf(ctx, itemIndex);
-	if (derivation === 'random') return `n8n-${randomBytes(6).toString('hex')}`;
-	const digest = createHash('sha256').update(`${derivation.seed}:${derivation.runIndex}:${itemIndex}`).digest('hex');
-	return `n8n-${digest.slice(0, 12)}`;
+	const bytes = derivation === 'random' ? randomBytes(ID_LETTERS) : createHash('sha256').update(`${derivation.seed}:${derivation.runIndex}:${itemIndex}`).digest();
+	return `n8n-${lettersOf(bytes)}`;
+}
+
+/** Letters only (26^14, about 2^66): a run of digits could read as a card number and be masked in every output. */
+const ID_LETTERS = 14;
+
+function lettersOf(bytes: Buffer): string {
+	let letters = '';
+	for (let index = 0; index < ID_LETTERS; index++) letters += String.fromCharCode(97 + (bytes[index] % 26));
+	return letters;
 }
 
 function derivationOf(ctx: IExecuteFunctions, itemIndex: number): Derivation {
