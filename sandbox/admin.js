@@ -25,7 +25,7 @@ function readForm(req, readBody) {
 /** Returns the HTTP status it answered with. */
 async function handleAdmin(srv, req, res, path, query) {
 	const readBody = srv.readBody;
-	const gw = srv.gateway;
+	const gateway = srv.gateway;
 	const store = srv.deps.store;
 	const faults = srv.deps.faults;
 	const callbacks = srv.deps.callbacks;
@@ -49,22 +49,22 @@ async function handleAdmin(srv, req, res, path, query) {
 	// Browser pages -----------------------------------------------------------------
 	if (parts[0] === 'acs' && parts[1]) {
 		if (method === 'GET') {
-			const r = gw.acsGet(parts[1], base);
+			const r = gateway.showAcsPage(parts[1], base);
 			return reply.sendHtml(res, r.status, r.html);
 		}
 		if (method === 'POST') {
-			const r = gw.acsPost(parts[1], await readForm(req, readBody));
+			const r = gateway.submitAcsPage(parts[1], await readForm(req, readBody));
 			return reply.sendHtml(res, r.status, r.html);
 		}
 		return notFound();
 	}
 	if (parts[0] === 'form' && parts[1]) {
 		if (method === 'GET') {
-			const r = gw.formGet(parts[1], base);
+			const r = gateway.showFormPage(parts[1], base);
 			return reply.sendHtml(res, r.status, r.html);
 		}
 		if (method === 'POST') {
-			const r = gw.formPost(parts[1], await readForm(req, readBody), base);
+			const r = gateway.submitFormPage(parts[1], await readForm(req, readBody), base);
 			return reply.sendHtml(res, r.status, r.html);
 		}
 		return notFound();
@@ -97,19 +97,19 @@ async function handleAdmin(srv, req, res, path, query) {
 			});
 		case 'GET orders': {
 			let list = [...store.orders.values()];
-			if (q.get('client_orderid')) list = list.filter((o) => o.cid === q.get('client_orderid'));
-			return reply.sendJson(res, 200, { orders: list.map((o) => gw.view(o)) });
+			if (q.get('client_orderid')) list = list.filter((order) => order.clientOrderId === q.get('client_orderid'));
+			return reply.sendJson(res, 200, { orders: list.map((order) => gateway.adminView(order)) });
 		}
 		case 'GET orders/:id':
-			return guard(() => reply.sendJson(res, 200, gw.view(gw.adminOrder(parts[1]))));
+			return guard(() => reply.sendJson(res, 200, gateway.adminView(gateway.findOrderForAdmin(parts[1]))));
 		case 'POST hosted-fields/tokens':
-			return guard(() => reply.sendJson(res, 200, gw.mintToken(body)));
+			return guard(() => reply.sendJson(res, 200, gateway.mintToken(body)));
 		case 'POST orders/:id/clear':
-			return guard(() => reply.sendJson(res, 200, gw.view(gw.clear(parts[1]))));
+			return guard(() => reply.sendJson(res, 200, gateway.adminView(gateway.clearOrder(parts[1]))));
 		case 'POST orders/:id/chargeback':
-			return guard(() => reply.sendJson(res, 200, gw.view(gw.chargeback(parts[1], body))));
+			return guard(() => reply.sendJson(res, 200, gateway.adminView(gateway.chargeBack(parts[1], body))));
 		case 'POST orders/:id/finalize':
-			return guard(() => reply.sendJson(res, 200, gw.view(gw.forceFinal(parts[1], body))));
+			return guard(() => reply.sendJson(res, 200, gateway.adminView(gateway.forceFinalStatus(parts[1], body))));
 		case 'GET ledger': {
 			let list = store.ledger;
 			if (q.get('orderid')) list = list.filter((e) => e.orderid === q.get('orderid'));

@@ -30,15 +30,15 @@ class Callbacks {
 
 	/**
 	 * Queue a callback for each URL.
-	 * cb: { orderid, cid, type, urls: [url], params (without control), sign(params, wrong) → control, def }
+	 * cb: { orderid, clientOrderId, type, urls: [url], params (without control), sign(params, wrong) → control, definition }
 	 */
 	enqueue(cb) {
 		const urls = [...new Set(cb.urls.filter(Boolean))];
 		if (!urls.length) return [];
-		const def = cb.def || { name: cb.type };
-		const duplicate = this.faults.take('duplicate-callback', def);
-		const wrong = this.faults.take('wrong-control-callback', def);
-		const outOfOrder = this.faults.take('out-of-order-callbacks', def);
+		const definition = cb.definition || { name: cb.type };
+		const duplicate = this.faults.take('duplicate-callback', definition);
+		const wrong = this.faults.take('wrong-control-callback', definition);
+		const outOfOrder = this.faults.take('out-of-order-callbacks', definition);
 		const params = { ...cb.params, control: cb.sign(cb.params, Boolean(wrong)) };
 		const created = [];
 		for (const url of urls) {
@@ -74,7 +74,7 @@ class Callbacks {
 		const d = {
 			id: String(++this.seq),
 			orderid: cb.orderid,
-			client_orderid: cb.cid,
+			client_orderid: cb.clientOrderId,
 			type: cb.type,
 			status: params.status,
 			url,
@@ -93,7 +93,7 @@ class Callbacks {
 	replay(id) {
 		const orig = this.deliveries.find((d) => d.id === String(id));
 		if (!orig) return null;
-		const d = this.create({ orderid: orig.orderid, cid: orig.client_orderid, type: orig.type }, orig.url, orig.params, {
+		const d = this.create({ orderid: orig.orderid, clientOrderId: orig.client_orderid, type: orig.type }, orig.url, orig.params, {
 			replayOf: orig.id,
 		});
 		this.start(d);

@@ -36,16 +36,16 @@ class Faults {
 	}
 
 	/** op matches the bare command name ('sale') or its versioned key ('v4/payout'). */
-	matches(fault, def) {
+	matches(fault, definition) {
 		if (fault.op === '*') return true;
 		const op = fault.op.replace(/^\/+/, '');
-		return def && (op === def.name || op === def.key || (def.op && op === def.op));
+		return definition && (op === definition.name || op === definition.key || (definition.op && op === definition.op));
 	}
 
-	/** Consume one matching fault of `kind` (or null). def: the command definition (or { name }). */
-	take(kind, def) {
+	/** Consume one matching fault of `kind` (or null). definition: the command definition (or { name }). */
+	take(kind, definition) {
 		for (const f of this.items) {
-			if (f.kind !== kind || f.remaining === 0 || !this.matches(f, def)) continue;
+			if (f.kind !== kind || f.remaining === 0 || !this.matches(f, definition)) continue;
 			if (f.remaining > 0) f.remaining--;
 			f.used++;
 			return f;

@@ -50,7 +50,7 @@ function formPage(order, action, error) {
 	return page(
 		payout ? 'Payout' : 'Payment',
 		`<h1>${payout ? 'Payout to card' : 'Card payment'}</h1>
-<p>Order ${esc(order.cid)} — ${esc(order.amountText)} ${esc(order.currency)}</p>
+<p>Order ${esc(order.clientOrderId)} — ${esc(order.amountText)} ${esc(order.currency)}</p>
 ${error ? `<p class="err">${esc(error)}</p>` : ''}
 <form method="post" action="${esc(action)}">
 <label>Card number <input name="credit_card_number" autocomplete="cc-number" inputmode="numeric"></label>

@@ -45,9 +45,9 @@ function formPairs(text) {
 
 /** First value per name, trimmed (the gateway drops leading/trailing whitespace). */
 function trimmedParams(pairs) {
-	const p = {};
-	for (const [k, v] of pairs) if (!(k in p)) p[k] = v.trim();
-	return p;
+	const params = {};
+	for (const [name, value] of pairs) if (!(name in params)) params[name] = value.trim();
+	return params;
 }
 
 class SandboxServer {
@@ -57,7 +57,7 @@ class SandboxServer {
 		this.opts = cfg.options;
 		this.deps = deps;
 		this.gateway = new Gateway(cfg, deps);
-		deps.faults.onRemove = (removed) => this.gateway.releaseFaults(removed);
+		deps.faults.onRemove = (removed) => this.gateway.releaseHeldOrders(removed);
 		this.readBody = readBody;
 		this.requests = [];
 		this.sink = [];
@@ -130,33 +130,33 @@ class SandboxServer {
 
 		const base = this.opts.basePath;
 		const path = base && (rawPath === base || rawPath.startsWith(`${base}/`)) ? rawPath.slice(base.length) : rawPath;
-		const m = API_RE.exec(path);
-		const def = m ? Gateway.command(`${m[1]}/${m[2]}`) : null;
-		if (!def) {
+		const match = API_RE.exec(path);
+		const definition = match ? Gateway.command(`${match[1]}/${match[2]}`) : null;
+		if (!definition) {
 			reply.sendText(res, 404, 'Not Found');
 			log(null, '404');
 			return;
 		}
 		if (req.method !== 'POST') {
 			reply.sendText(res, 405, 'Method Not Allowed', { Allow: 'POST' });
-			log(def.name, '405');
+			log(definition.name, '405');
 			return;
 		}
 
 		const faults = this.deps.faults;
-		if (faults.take('reset', def)) {
+		if (faults.take('reset', definition)) {
 			req.socket.destroy();
-			log(def.name, 'fault:reset');
+			log(definition.name, 'fault:reset');
 			return;
 		}
-		const timeout = faults.take('timeout', def);
+		const timeout = faults.take('timeout', definition);
 		if (timeout) {
 			await sleep(timeout.latencyMs, this.timers);
 			req.socket.destroy();
-			log(def.name, 'fault:timeout');
+			log(definition.name, 'fault:timeout');
 			return;
 		}
-		const latency = faults.take('latency', def);
+		const latency = faults.take('latency', definition);
 		const delay = this.opts.latencyMs + (latency ? latency.latencyMs : 0);
 		if (delay > 0) await sleep(delay, this.timers);
 
@@ -165,27 +165,27 @@ class SandboxServer {
 			body = await readBody(req);
 		} catch (e) {
 			if (!res.headersSent && !req.socket.destroyed) reply.sendText(res, e.status || 400, 'Bad Request');
-			log(def.name, 'bad-body');
+			log(definition.name, 'bad-body');
 			return;
 		}
 		const json = reply.wantsJson(req);
 		const serialless = (message, code) => ({ type: 'error', 'error-message': message, 'error-code': String(code) });
-		if (faults.take('http500', def)) {
+		if (faults.take('http500', definition)) {
 			reply.sendGatewayReply(res, json, serialless('Injected server fault', 5), 500);
-			log(def.name, 'fault:http500');
+			log(definition.name, 'fault:http500');
 			return;
 		}
 		if (this.opts.strictAccept && !json) {
 			reply.sendText(res, 406, `Not Acceptable: send Accept: ${reply.JSON_TYPE}`);
-			log(def.name, '406');
+			log(definition.name, '406');
 			return;
 		}
 
 		const contentType = String(req.headers['content-type'] || '').toLowerCase();
 		const pairs = formPairs(body.toString('utf8'));
-		const p = trimmedParams(pairs);
-		const masked = maskParams(p);
-		const extra = { client_orderid: p.client_orderid || p['client-order-id'], params: masked, card: masked.credit_card_number };
+		const params = trimmedParams(pairs);
+		const masked = maskParams(params);
+		const extra = { client_orderid: params.client_orderid || params['client-order-id'], params: masked, card: masked.credit_card_number };
 
 		let outcome;
 		if (contentType && !contentType.startsWith('application/x-www-form-urlencoded')) {
@@ -200,33 +200,33 @@ class SandboxServer {
 		} else {
 			const host = req.headers.host || `${this.address.address}:${this.address.port}`;
 			outcome = this.gateway.process({
-				def,
-				id: m[4],
-				isGroup: Boolean(m[3]),
+				definition,
+				endpointOrGroupId: match[4],
+				isGroup: Boolean(match[3]),
 				pairs,
 				queryPairs: formPairs(rawQuery),
-				p,
+				params,
 				authorization: req.headers.authorization,
 				oauthUrl: normaliseUrl('http', host, rawPath),
 				baseUrl: this.baseUrl(req),
 			});
 		}
 
-		if (faults.take('apply-then-drop', def)) {
+		if (faults.take('apply-then-drop', definition)) {
 			req.socket.destroy();
-			log(def.name, `fault:apply-then-drop(${outcome.reply ? outcome.reply.type : 'auth'})`, extra);
+			log(definition.name, `fault:apply-then-drop(${outcome.reply ? outcome.reply.type : 'auth'})`, extra);
 			return;
 		}
 		if (outcome.authFailure) {
 			const status = Number(this.opts.oauthFailureStatus) || 403;
 			reply.sendText(res, status, status === 401 ? 'Unauthorized' : 'Forbidden');
-			log(def.name, `${status} (${outcome.authFailure})`, extra);
+			log(definition.name, `${status} (${outcome.authFailure})`, extra);
 			return;
 		}
 		reply.sendGatewayReply(res, json, outcome.reply);
 		const r = outcome.reply;
 		const result = r['error-code'] && r.type !== 'status-response' ? `${r.type}(${r['error-code']}: ${r['error-message']})` : r.status ? `${r.type}:${r.status}` : r.type;
-		log(def.name, result, extra);
+		log(definition.name, result, extra);
 	}
 
 	internalError(req, res, e) {

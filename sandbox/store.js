@@ -43,20 +43,20 @@ class Store {
 
 	addOrder(order) {
 		this.orders.set(order.orderid, order);
-		this.byClientId.set(`${order.scopeKey}\u0000${order.cid}`, order);
+		this.byClientId.set(`${order.scopeKey}\u0000${order.clientOrderId}`, order);
 	}
 
-	findByClientId(scopeKey, cid) {
-		return this.byClientId.get(`${scopeKey}\u0000${cid}`);
+	findByClientId(scopeKey, clientOrderId) {
+		return this.byClientId.get(`${scopeKey}\u0000${clientOrderId}`);
 	}
 
 	/** Status by client_orderid alone: any scope of the merchant, if the id is unambiguous. */
-	findUniqueForMerchant(merchant, cid) {
+	findUniqueForMerchant(merchant, clientOrderId) {
 		let found = null;
-		for (const o of this.orders.values()) {
-			if (o.merchant === merchant && o.cid === cid) {
+		for (const order of this.orders.values()) {
+			if (order.merchant === merchant && order.clientOrderId === clientOrderId) {
 				if (found) return null;
-				found = o;
+				found = order;
 			}
 		}
 		return found;
@@ -66,7 +66,7 @@ class Store {
 		const entry = {
 			seq: ++this.ledgerSeq,
 			orderid: order.orderid,
-			client_orderid: order.cid,
+			client_orderid: order.clientOrderId,
 			merchant: order.merchant.login,
 			endpoint: order.endpointId,
 			kind,

@@ -5,40 +5,40 @@ const { formatMinor } = require('../amount');
 const { E_FIELD, E_NOT_FOUND, E_STATE, GatewayError, fail } = require('./errors');
 
 class AdminViews {
-	adminOrder(orderid) {
+	findOrderForAdmin(orderid) {
 		const order = this.store.orders.get(String(orderid));
 		if (!order) throw new GatewayError(E_NOT_FOUND, `Order ${orderid} not found`);
 		return order;
 	}
 
-	clear(orderid) {
-		const order = this.adminOrder(orderid);
+	clearOrder(orderid) {
+		const order = this.findOrderForAdmin(orderid);
 		this.requireFinalApproved(order, 'Clearing');
 		order.cleared = true;
 		order.clearedAt = new Date().toISOString();
 		return order;
 	}
 
-	chargeback(orderid, body) {
-		const order = this.adminOrder(orderid);
+	chargeBack(orderid, body) {
+		const order = this.findOrderForAdmin(orderid);
 		this.requireFinalApproved(order, 'A chargeback');
 		const left = this.refundable(order);
 		if (order.voided || left <= 0) fail(E_STATE, `Nothing to charge back on order ${orderid}`);
 		let amount = left;
 		if (body && body.amount !== undefined) {
-			amount = this.amountOf(String(body.amount), order.currency);
+			amount = this.amountMinorOf(String(body.amount), order.currency);
 			if (amount <= 0 || amount > left) fail(E_STATE, `Chargeback amount must be between 0 and ${formatMinor(left, order.currency)}`);
 		}
 		order.chargedBackMinor += amount;
 		this.addTransaction(order, null, 'chargeback', amount);
-		this.ledger(order, 'chargeback', amount);
+		this.recordInLedger(order, 'chargeback', amount);
 		this.notifyFollowUp(order, 'chargeback', amount, { name: 'chargeback' });
 		return order;
 	}
 
 	/** Force the final status now (default: the status the test card decided, or approved). */
-	forceFinal(orderid, body) {
-		const order = this.adminOrder(orderid);
+	forceFinalStatus(orderid, body) {
+		const order = this.findOrderForAdmin(orderid);
 		const wanted = body && body.status;
 		if (wanted && !['approved', 'declined', 'error', 'filtered', 'unknown'].includes(wanted)) {
 			fail(E_FIELD, `status must be approved, declined, error, filtered or unknown`);
@@ -63,7 +63,7 @@ class AdminViews {
 	}
 
 	/** A removed stay-processing fault lets its orders go on. */
-	releaseFaults(removed) {
+	releaseHeldOrders(removed) {
 		const ids = new Set(removed.map((f) => f.id));
 		for (const order of this.store.orders.values()) {
 			if (order.stayProcessing && ids.has(order.stayProcessing)) {
@@ -74,11 +74,11 @@ class AdminViews {
 	}
 
 	/** Admin view of an order: masked, amounts as decimal strings. */
-	view(order) {
+	adminView(order) {
 		const f = (m) => formatMinor(m, order.currency);
 		return {
 			orderid: order.orderid,
-			client_orderid: order.cid,
+			client_orderid: order.clientOrderId,
 			merchant: order.merchant.login,
 			endpoint: order.endpointId,
 			group: order.groupId,

@@ -8,67 +8,67 @@ const { verifyOAuthRequest } = require('../oauth');
 const { AuthError, E_AUTH, E_FIELD, fail } = require('./errors');
 
 class Authentication {
-	resolveScope(ri) {
-		if (ri.isGroup) {
-			const group = this.cfg.groups.get(ri.id);
-			if (!group) fail(E_AUTH, `Unknown endpoint group ${ri.id}`);
-			return { owner: group.merchant, group, key: `group:${ri.id}`, label: `endpoint group ${ri.id}` };
+	resolveScope(request) {
+		if (request.isGroup) {
+			const group = this.config.groups.get(request.endpointOrGroupId);
+			if (!group) fail(E_AUTH, `Unknown endpoint group ${request.endpointOrGroupId}`);
+			return { owner: group.merchant, group, key: `group:${request.endpointOrGroupId}`, label: `endpoint group ${request.endpointOrGroupId}` };
 		}
-		const endpoint = this.cfg.endpoints.get(ri.id);
-		if (!endpoint) fail(E_AUTH, `Unknown endpoint ${ri.id}`);
-		return { owner: endpoint.merchant, endpoint, key: `endpoint:${ri.id}`, label: `endpoint ${ri.id}` };
+		const endpoint = this.config.endpoints.get(request.endpointOrGroupId);
+		if (!endpoint) fail(E_AUTH, `Unknown endpoint ${request.endpointOrGroupId}`);
+		return { owner: endpoint.merchant, endpoint, key: `endpoint:${request.endpointOrGroupId}`, label: `endpoint ${request.endpointOrGroupId}` };
 	}
 
-	authenticate(ri, scope) {
-		const { def, p } = ri;
-		const useOAuth = def.auth === 'oauth' || (def.oauthMethods && /^\s*OAuth\s/i.test(ri.authorization || ''));
+	authenticate(request, scope) {
+		const { definition, params } = request;
+		const useOAuth = definition.auth === 'oauth' || (definition.oauthMethods && /^\s*OAuth\s/i.test(request.authorization || ''));
 		let merchant;
-		let minor = null;
+		let amountMinor = null;
 		if (useOAuth) {
 			const r = verifyOAuthRequest({
-				header: ri.authorization,
+				header: request.authorization,
 				method: 'POST',
-				url: ri.oauthUrl,
-				bodyPairs: ri.pairs,
-				queryPairs: ri.queryPairs,
-				allowedMethods: def.oauthMethods,
-				merchantByLogin: (login) => this.cfg.byLogin.get(login),
+				url: request.oauthUrl,
+				bodyPairs: request.pairs,
+				queryPairs: request.queryPairs,
+				allowedMethods: definition.oauthMethods,
+				merchantByLogin: (login) => this.config.byLogin.get(login),
 				verifier: this.verifier,
-				replay: this.replay,
+				replay: this.replayGuard,
 			});
 			if (!r.ok) throw new AuthError(r.reason);
 			merchant = r.merchant;
 			if (merchant !== scope.owner) fail(E_AUTH, `${scope.label} does not belong to merchant ${merchant.login}`);
-			this.checkRequired(def, p);
-			if (p.amount) minor = this.amountOf(p.amount, p.currency);
+			this.requireFields(definition, params);
+			if (params.amount) amountMinor = this.amountMinorOf(params.amount, params.currency);
 		} else {
-			if (LOGIN_FORMULAS.has(def.formula)) {
-				if (!p.login) fail(E_FIELD, "Field 'login' is required");
-				merchant = this.cfg.byLogin.get(p.login);
-				if (!merchant) fail(E_AUTH, `Unknown login '${p.login}'`);
+			if (LOGIN_FORMULAS.has(definition.formula)) {
+				if (!params.login) fail(E_FIELD, "Field 'login' is required");
+				merchant = this.config.byLogin.get(params.login);
+				if (!merchant) fail(E_AUTH, `Unknown login '${params.login}'`);
 				if (merchant !== scope.owner) fail(E_AUTH, `${scope.label} does not belong to merchant ${merchant.login}`);
 			} else {
 				merchant = scope.owner;
-				if (p.login && p.login !== merchant.login) fail(E_AUTH, `${scope.label} does not belong to merchant ${p.login}`);
+				if (params.login && params.login !== merchant.login) fail(E_AUTH, `${scope.label} does not belong to merchant ${params.login}`);
 			}
-			this.checkRequired(def, p);
-			if (!p.control) fail(E_FIELD, "Field 'control' is required");
-			const rule = AMOUNT_RULES[def.formula];
-			if (rule === 'always' || (rule && p.amount)) minor = this.amountOf(p.amount, p.currency);
-			const cid = def.formula === 'tds' ? field(p, 'client-order-id') : field(p, 'client_orderid');
-			const concat = FORMULAS[def.formula]({ id: ri.id, p, cid: cid || '', ...this.signedMoney(def, p, merchant) });
-			if (!controlMatches(this.verifier, concat + merchant.controlKey, p.control)) {
+			this.requireFields(definition, params);
+			if (!params.control) fail(E_FIELD, "Field 'control' is required");
+			const rule = AMOUNT_RULES[definition.formula];
+			if (rule === 'always' || (rule && params.amount)) amountMinor = this.amountMinorOf(params.amount, params.currency);
+			const clientOrderId = definition.formula === 'tds' ? field(params, 'client-order-id') : field(params, 'client_orderid');
+			const concat = FORMULAS[definition.formula]({ endpointOrGroupId: request.endpointOrGroupId, params, clientOrderId: clientOrderId || '', ...this.signedMoney(definition, params, merchant) });
+			if (!controlMatches(this.verifier, concat + merchant.controlKey, params.control)) {
 				fail(E_AUTH, 'Control signature mismatch');
 			}
 		}
-		return { def, p, merchant, scope, minor, ri };
+		return { definition, params, merchant, scope, amountMinor, request };
 	}
 
-	checkRequired(def, p) {
-		for (const name of def.required) {
-			if (field(p, name) === undefined) fail(E_FIELD, `Field '${name}' is required`);
+	requireFields(definition, params) {
+		for (const name of definition.required) {
+			if (field(params, name) === undefined) fail(E_FIELD, `Field '${name}' is required`);
 		}
-		if (p.amount && !p.currency && (def.formula === 'order-amount' || def.handler === 'payment')) {
+		if (params.amount && !params.currency && (definition.formula === 'order-amount' || definition.handler === 'payment')) {
 			fail(E_FIELD, "Field 'currency' is required when 'amount' is sent");
 		}
 	}
@@ -78,12 +78,12 @@ class Authentication {
 	 * the order's amount and currency (interface: always in the formula; vendor PHP library: the
 	 * order's amount); option captureControl 'if-sent' takes the public docs' reading instead.
 	 */
-	signedMoney(def, p, merchant) {
-		const rule = AMOUNT_RULES[def.formula];
+	signedMoney(definition, params, merchant) {
+		const rule = AMOUNT_RULES[definition.formula];
 		if (!rule) return { hundredths: '', currency: '' };
-		if (rule === 'always' || p.amount) return { hundredths: this.hundredthsOf(p.amount), currency: p.currency || '' };
-		if (def.amountFromOrder && this.opts.captureControl !== 'if-sent') {
-			const order = this.store.orders.get(String(p.orderid));
+		if (rule === 'always' || params.amount) return { hundredths: this.hundredthsOf(params.amount), currency: params.currency || '' };
+		if (definition.amountFromOrder && this.options.captureControl !== 'if-sent') {
+			const order = this.store.orders.get(String(params.orderid));
 			if (order && order.merchant === merchant) {
 				return { hundredths: this.hundredthsOf(formatMinor(order.amountMinor, order.currency)), currency: order.currency };
 			}
@@ -97,7 +97,7 @@ class Authentication {
 		return r.hundredths;
 	}
 
-	amountOf(amount, currency) {
+	amountMinorOf(amount, currency) {
 		const r = parseAmount(amount, currency);
 		if (r.error) fail(E_FIELD, r.error);
 		return r.minor;

@@ -8,8 +8,8 @@ class CallbackGlue {
 		if (!urls.length) return;
 		const params = {
 			status: cb.status,
-			merchant_order: order.cid,
-			client_orderid: order.cid,
+			merchant_order: order.clientOrderId,
+			client_orderid: order.clientOrderId,
 			orderid: order.orderid,
 			type: cb.type,
 			amount: formatMinor(cb.amountMinor, order.currency),
@@ -31,11 +31,11 @@ class CallbackGlue {
 		const key = order.merchant.controlKey;
 		this.callbacks.enqueue({
 			orderid: order.orderid,
-			cid: order.cid,
+			clientOrderId: order.clientOrderId,
 			type: cb.type,
 			urls,
 			params,
-			def: cb.def,
+			definition: cb.definition,
 			sign: (prm, wrong) => this.verifier.sha1Hex(prm.status + prm.orderid + prm.merchant_order + key + (wrong ? '-wrong' : '')),
 		});
 	}

@@ -3,55 +3,55 @@
 const { E_NOT_FOUND, E_STATE, fail } = require('./errors');
 
 class CardReferences {
-	findCardRef(merchant, id) {
-		const ref = this.store.cardRefs.get(String(id));
-		if (!ref || ref.merchant !== merchant) fail(E_NOT_FOUND, `Card reference ${id} not found`);
-		return ref;
+	findCardReference(merchant, id) {
+		const cardReference = this.store.cardRefs.get(String(id));
+		if (!cardReference || cardReference.merchant !== merchant) fail(E_NOT_FOUND, `Card reference ${id} not found`);
+		return cardReference;
 	}
 
-	makeCardRef(order) {
+	makeCardReference(order) {
 		if (order.cardRefId) return this.store.cardRefs.get(order.cardRefId);
-		const ref = { id: this.store.nextCardRefId(), merchant: order.merchant, card: order.card, orderid: order.orderid, createdAt: new Date().toISOString() };
-		this.store.cardRefs.set(ref.id, ref);
-		order.cardRefId = ref.id;
-		return ref;
+		const cardReference = { id: this.store.nextCardRefId(), merchant: order.merchant, card: order.card, orderid: order.orderid, createdAt: new Date().toISOString() };
+		this.store.cardRefs.set(cardReference.id, cardReference);
+		order.cardRefId = cardReference.id;
+		return cardReference;
 	}
 
-	createCardRef(ctx) {
-		const order = this.findOrder(ctx);
+	createCardReference(context) {
+		const order = this.findOrder(context);
 		this.requireFinalApproved(order, 'Creating a card reference');
 		if (!order.card) fail(E_STATE, `Order ${order.orderid} has no card to reference`);
-		const ref = this.makeCardRef(order);
+		const cardReference = this.makeCardReference(order);
 		const reply = {
 			type: 'create-card-ref-response',
-			'serial-number': ctx.serial,
+			'serial-number': context.serial,
 			status: 'approved',
-			'card-ref-id': ref.id,
-			'merchant-order-id': order.cid,
+			'card-ref-id': cardReference.id,
+			'merchant-order-id': order.clientOrderId,
 			'paynet-order-id': order.orderid,
 		};
-		if (ctx.def.v4) {
+		if (context.definition.v4) {
 			if (!order.recurringPaymentId) {
-				const rp = this.newRecurring(ctx, { cardRefId: ref.id, cid: order.cid, endpointId: order.endpointId });
-				order.recurringPaymentId = rp.id;
+				const recurringPayment = this.newRecurringPayment(context, { cardRefId: cardReference.id, clientOrderId: order.clientOrderId, endpointId: order.endpointId });
+				order.recurringPaymentId = recurringPayment.id;
 			}
 			reply['recurring-payment-id'] = order.recurringPaymentId;
 		}
 		return reply;
 	}
 
-	getCardInfo(ctx) {
-		const ref = this.findCardRef(ctx.merchant, ctx.p.cardrefid);
+	getCardInfo(context) {
+		const cardReference = this.findCardReference(context.merchant, context.params.cardrefid);
 		return {
 			type: 'get-card-info-response',
-			'serial-number': ctx.serial,
-			'card-ref-id': ref.id,
-			'card-printed-name': ref.card.holder,
-			bin: ref.card.bin,
-			'last-four-digits': ref.card.lastFour,
-			'expire-month': ref.card.expMonth,
-			'expire-year': ref.card.expYear,
-			'card-type': ref.card.type,
+			'serial-number': context.serial,
+			'card-ref-id': cardReference.id,
+			'card-printed-name': cardReference.card.holder,
+			bin: cardReference.card.bin,
+			'last-four-digits': cardReference.card.lastFour,
+			'expire-month': cardReference.card.expMonth,
+			'expire-year': cardReference.card.expYear,
+			'card-type': cardReference.card.type,
 		};
 	}
 }

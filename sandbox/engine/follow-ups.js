@@ -4,27 +4,27 @@ const { formatMinor } = require('../amount');
 const { E_FIELD, E_STATE, fail } = require('./errors');
 
 class FollowUps {
-	followUpReply(order, ctx) {
-		return this.asyncReply(order, ctx.serial);
+	followUpReply(order, context) {
+		return this.asyncReply(order, context.serial);
 	}
 
-	notifyFollowUp(order, type, amountMinor, def) {
-		this.queueCallback(order, { urls: [order.urls.notify], type, status: 'approved', amountMinor, def });
+	notifyFollowUp(order, type, amountMinor, definition) {
+		this.queueCallback(order, { urls: [order.urls.notify], type, status: 'approved', amountMinor, definition });
 	}
 
-	followUpAmount(ctx, order) {
-		const { p } = ctx;
-		if (!p.amount) return null;
-		if (String(p.currency).toUpperCase() !== order.currency) {
-			fail(E_FIELD, `Currency ${p.currency} does not match the order's currency ${order.currency}`);
+	followUpAmount(context, order) {
+		const { params } = context;
+		if (!params.amount) return null;
+		if (String(params.currency).toUpperCase() !== order.currency) {
+			fail(E_FIELD, `Currency ${params.currency} does not match the order's currency ${order.currency}`);
 		}
-		if (!(ctx.minor > 0)) fail(E_FIELD, 'Amount must be greater than zero');
-		return ctx.minor;
+		if (!(context.amountMinor > 0)) fail(E_FIELD, 'Amount must be greater than zero');
+		return context.amountMinor;
 	}
 
-	capture(ctx) {
-		const order = this.findOrder(ctx);
-		const amount = this.followUpAmount(ctx, order);
+	capture(context) {
+		const order = this.findOrder(context);
+		const amount = this.followUpAmount(context, order);
 		if (order.kind !== 'preauth') fail(E_STATE, `Capture is only allowed on a preauth (order ${order.orderid} is a ${order.kind})`);
 		this.requireFinalApproved(order, 'Capture');
 		if (order.heldMinor <= 0) fail(E_STATE, `Nothing left to capture on order ${order.orderid}`);
@@ -34,14 +34,14 @@ class FollowUps {
 		}
 		order.heldMinor -= take;
 		order.chargedMinor += take;
-		this.addTransaction(order, ctx, 'capture', take);
-		this.ledger(order, 'capture', take);
-		this.notifyFollowUp(order, 'capture', take, ctx.def);
-		return this.followUpReply(order, ctx);
+		this.addTransaction(order, context, 'capture', take);
+		this.recordInLedger(order, 'capture', take);
+		this.notifyFollowUp(order, 'capture', take, context.definition);
+		return this.followUpReply(order, context);
 	}
 
-	voidOrder(ctx) {
-		const order = this.findOrder(ctx);
+	voidOrder(context) {
+		const order = this.findOrder(context);
 		if (order.kind !== 'sale' && order.kind !== 'preauth') fail(E_STATE, `Void is not allowed on a ${order.kind}`);
 		this.requireFinalApproved(order, 'Void');
 		if (order.voided) fail(E_STATE, `Order ${order.orderid} is already voided`);
@@ -52,15 +52,15 @@ class FollowUps {
 		order.voidedMinor += this.refundable(order);
 		order.heldMinor = 0;
 		order.voided = true;
-		this.addTransaction(order, ctx, 'void', amount);
-		this.ledger(order, 'void', amount);
-		this.notifyFollowUp(order, 'void', amount, ctx.def);
-		return this.followUpReply(order, ctx);
+		this.addTransaction(order, context, 'void', amount);
+		this.recordInLedger(order, 'void', amount);
+		this.notifyFollowUp(order, 'void', amount, context.definition);
+		return this.followUpReply(order, context);
 	}
 
-	returnOrder(ctx) {
-		const order = this.findOrder(ctx);
-		const amount = this.followUpAmount(ctx, order);
+	returnOrder(context) {
+		const order = this.findOrder(context);
+		const amount = this.followUpAmount(context, order);
 		if (order.kind !== 'sale' && order.kind !== 'preauth') fail(E_STATE, `Return is not allowed on a ${order.kind}`);
 		this.requireFinalApproved(order, 'Return');
 		if (order.voided) fail(E_STATE, `Order ${order.orderid} is voided`);
@@ -69,10 +69,10 @@ class FollowUps {
 			if (order.heldMinor <= 0) fail(E_STATE, `Nothing held on order ${order.orderid}`);
 			const released = order.heldMinor;
 			order.heldMinor = 0;
-			this.addTransaction(order, ctx, 'cancel', released);
-			this.ledger(order, 'cancel', released);
-			this.notifyFollowUp(order, 'cancel', released, ctx.def);
-			return this.followUpReply(order, ctx);
+			this.addTransaction(order, context, 'cancel', released);
+			this.recordInLedger(order, 'cancel', released);
+			this.notifyFollowUp(order, 'cancel', released, context.definition);
+			return this.followUpReply(order, context);
 		}
 		const left = this.refundable(order);
 		if (left <= 0) fail(E_STATE, `Nothing left to return on order ${order.orderid}`);
@@ -81,10 +81,10 @@ class FollowUps {
 			fail(E_STATE, `Return amount ${formatMinor(take, order.currency)} exceeds the refundable ${formatMinor(left, order.currency)}`);
 		}
 		order.refundedMinor += take;
-		this.addTransaction(order, ctx, 'reversal', take);
-		this.ledger(order, 'return', take);
-		this.notifyFollowUp(order, 'reversal', take, ctx.def);
-		return this.followUpReply(order, ctx);
+		this.addTransaction(order, context, 'reversal', take);
+		this.recordInLedger(order, 'return', take);
+		this.notifyFollowUp(order, 'reversal', take, context.definition);
+		return this.followUpReply(order, context);
 	}
 }
 

@@ -8,21 +8,21 @@ const pages = require('../pages');
 const { E_FIELD, GatewayError, fail } = require('./errors');
 
 class Forms {
-	form(ctx) {
-		const { def, p, scope } = ctx;
-		const cid = field(p, 'client_orderid');
-		const existing = this.store.findByClientId(scope.key, cid);
-		if (existing) return this.replayReply(existing, ctx.serial);
-		const endpoint = this.endpointFor(scope, p.currency);
+	startFormOrder(context) {
+		const { definition, params, scope } = context;
+		const clientOrderId = field(params, 'client_orderid');
+		const existing = this.store.findByClientId(scope.key, clientOrderId);
+		if (existing) return this.replayReply(existing, context.serial);
+		const endpoint = this.endpointFor(scope, params.currency);
 		let amountMinor = 0;
-		if (def.kind !== 'verify') {
-			amountMinor = ctx.minor;
+		if (definition.kind !== 'verify') {
+			amountMinor = context.amountMinor;
 			if (!(amountMinor > 0)) fail(E_FIELD, 'Amount must be greater than zero');
 		}
-		const order = this.newOrder(ctx, { endpoint, currency: endpoint.currency, amountMinor, form: true });
+		const order = this.newOrder(context, { endpoint, currency: endpoint.currency, amountMinor, form: true });
 		order.reply = {
-			...this.asyncReply(order, ctx.serial, 'async-form-response'),
-			'redirect-url': `${ctx.baseUrl}/sandbox/form/${order.orderid}`,
+			...this.asyncReply(order, context.serial, 'async-form-response'),
+			'redirect-url': `${context.baseUrl}/sandbox/form/${order.orderid}`,
 		};
 		return order.reply;
 	}
@@ -32,9 +32,9 @@ class Forms {
 		const fields = {
 			status,
 			orderid: order.orderid,
-			merchant_order: order.cid,
-			client_orderid: order.cid,
-			control: this.verifier.sha1Hex(status + order.orderid + order.cid + order.merchant.controlKey),
+			merchant_order: order.clientOrderId,
+			client_orderid: order.clientOrderId,
+			control: this.verifier.sha1Hex(status + order.orderid + order.clientOrderId + order.merchant.controlKey),
 			descriptor: order.merchant.descriptor,
 		};
 		if (status !== 'approved' && order.outcome.errorMessage) fields.error_message = order.outcome.errorMessage;
@@ -50,7 +50,7 @@ class Forms {
 		return pages.autoSubmit('Returning to the merchant', target, 'post', fields);
 	}
 
-	pageOrder(orderid) {
+	orderForPage(orderid) {
 		return this.store.orders.get(String(orderid)) || null;
 	}
 
@@ -58,15 +58,15 @@ class Forms {
 		return { ...order, amountText: formatMinor(order.amountMinor, order.currency) };
 	}
 
-	formGet(orderid, baseUrl) {
-		const order = this.pageOrder(orderid);
+	showFormPage(orderid, baseUrl) {
+		const order = this.orderForPage(orderid);
 		if (!order || !order.form) return { status: 404, html: pages.messagePage('Not found', `No form for order ${orderid}`) };
 		if (!order.form.pending) return { status: 409, html: pages.messagePage('Payment form', `Order ${orderid} is already completed`) };
 		return { status: 200, html: pages.formPage(this.withAmountText(order), `${baseUrl}/sandbox/form/${order.orderid}`) };
 	}
 
-	formPost(orderid, fields, baseUrl) {
-		const order = this.pageOrder(orderid);
+	submitFormPage(orderid, fields, baseUrl) {
+		const order = this.orderForPage(orderid);
 		if (!order || !order.form) return { status: 404, html: pages.messagePage('Not found', `No form for order ${orderid}`) };
 		if (!order.form.pending) return { status: 409, html: pages.messagePage('Payment form', `Order ${orderid} is already completed`) };
 		const payout = order.kind === 'payout';

@@ -20,21 +20,21 @@ class HostedFields {
 		return { token, card: { masked: card.masked, type: card.type } };
 	}
 
-	tokenSale(ctx) {
-		const { p, scope } = ctx;
-		const existing = this.store.findByClientId(scope.key, field(p, 'client_orderid'));
-		if (existing) return this.replayReply(existing, ctx.serial);
-		const sent = CARD_FIELDS.find((name) => p[name] !== undefined);
+	saleWithToken(context) {
+		const { params, scope } = context;
+		const existing = this.store.findByClientId(scope.key, field(params, 'client_orderid'));
+		if (existing) return this.replayReply(existing, context.serial);
+		const sent = CARD_FIELDS.find((name) => params[name] !== undefined);
 		if (sent) fail(E_FIELD, `Field '${sent}' must not be sent with hosted_fields_token: the ticket carries the card`);
-		const ticket = this.store.tokens.get(p.hosted_fields_token);
+		const ticket = this.store.tokens.get(params.hosted_fields_token);
 		if (!ticket || ticket.spent) fail(E_FIELD, 'Unknown or already spent hosted_fields_token');
-		const endpoint = this.endpointFor(scope, p.currency);
-		if (!(ctx.minor > 0)) fail(E_FIELD, 'Amount must be greater than zero');
+		const endpoint = this.endpointFor(scope, params.currency);
+		if (!(context.amountMinor > 0)) fail(E_FIELD, 'Amount must be greater than zero');
 		ticket.spent = true;
-		const card = p.card_printed_name ? { ...ticket.card, holder: p.card_printed_name } : ticket.card;
-		const order = this.newOrder(ctx, { endpoint, currency: endpoint.currency, amountMinor: ctx.minor, card, outcome: { ...ticket.outcome } });
+		const card = params.card_printed_name ? { ...ticket.card, holder: params.card_printed_name } : ticket.card;
+		const order = this.newOrder(context, { endpoint, currency: endpoint.currency, amountMinor: context.amountMinor, card, outcome: { ...ticket.outcome } });
 		// No type, and paynet-order-id a number here only: the shape of the v4 sale reply (gateway.ts).
-		order.reply = { 'paynet-order-id': Number(order.orderid), 'merchant-order-id': order.cid, 'serial-number': ctx.serial };
+		order.reply = { 'paynet-order-id': Number(order.orderid), 'merchant-order-id': order.clientOrderId, 'serial-number': context.serial };
 		this.settle(order);
 		return order.reply;
 	}

@@ -39,13 +39,13 @@ const PARTS = [
 class Gateway {
 	/** cfg: from config.js; deps: { store, callbacks, faults } */
 	constructor(cfg, deps) {
-		this.cfg = cfg;
-		this.opts = cfg.options;
+		this.config = cfg;
+		this.options = cfg.options;
 		this.verifier = cfg.verifier;
 		this.store = deps.store;
 		this.callbacks = deps.callbacks;
 		this.faults = deps.faults;
-		this.replay = this.opts.oauthReplay.enabled ? createReplayGuard(Number(this.opts.oauthReplay.windowSec) || 300) : null;
+		this.replayGuard = this.options.oauthReplay.enabled ? createReplayGuard(Number(this.options.oauthReplay.windowSec) || 300) : null;
 	}
 
 	static command(key) {
@@ -54,22 +54,22 @@ class Gateway {
 
 	reset() {
 		this.store.reset();
-		if (this.replay) this.replay.reset();
+		if (this.replayGuard) this.replayGuard.reset();
 	}
 
 	/**
-	 * ri: { def, id, isGroup, pairs (raw [name, value]), queryPairs, p (trimmed, first value wins),
+	 * request: { definition, endpointOrGroupId, isGroup, pairs (raw [name, value]), queryPairs, params (trimmed, first value wins),
 	 *       authorization, oauthUrl, baseUrl }
 	 * → { reply } | { authFailure: reason }
 	 */
-	process(ri) {
+	process(request) {
 		const serial = this.store.nextSerial();
 		try {
-			const scope = this.resolveScope(ri);
-			const ctx = this.authenticate(ri, scope);
-			ctx.serial = serial;
-			ctx.baseUrl = ri.baseUrl;
-			return { reply: this.dispatch(ctx) };
+			const scope = this.resolveScope(request);
+			const context = this.authenticate(request, scope);
+			context.serial = serial;
+			context.baseUrl = request.baseUrl;
+			return { reply: this.dispatch(context) };
 		} catch (e) {
 			if (e instanceof AuthError) return { authFailure: e.message };
 			if (e instanceof GatewayError) {
@@ -81,24 +81,24 @@ class Gateway {
 		}
 	}
 
-	dispatch(ctx) {
-		switch (ctx.def.handler) {
-			case 'payment': return this.payment(ctx);
-			case 'token-sale': return this.tokenSale(ctx);
-			case 'form': return this.form(ctx);
-			case 'sync-verify': return this.syncVerify(ctx);
-			case 'status': return this.status(ctx);
-			case 'capture': return this.capture(ctx);
-			case 'void': return this.voidOrder(ctx);
-			case 'return': return this.returnOrder(ctx);
-			case 'create-card-ref': return this.createCardRef(ctx);
-			case 'get-card-info': return this.getCardInfo(ctx);
-			case 'payout-pay': return this.payoutPay(ctx);
-			case 'recurring-create': return this.recurringCreate(ctx);
-			case 'recurring-update': return this.recurringUpdate(ctx);
-			case 'tds-finish': return this.tdsFinish(ctx);
-			case 'tds-method': return this.tdsMethod(ctx);
-			default: throw new Error(`no handler ${ctx.def.handler}`);
+	dispatch(context) {
+		switch (context.definition.handler) {
+			case 'payment': return this.startPayment(context);
+			case 'token-sale': return this.saleWithToken(context);
+			case 'form': return this.startFormOrder(context);
+			case 'sync-verify': return this.verifyAccountNow(context);
+			case 'status': return this.queryStatus(context);
+			case 'capture': return this.capture(context);
+			case 'void': return this.voidOrder(context);
+			case 'return': return this.returnOrder(context);
+			case 'create-card-ref': return this.createCardReference(context);
+			case 'get-card-info': return this.getCardInfo(context);
+			case 'payout-pay': return this.payCheckedPayout(context);
+			case 'recurring-create': return this.createRecurringPayment(context);
+			case 'recurring-update': return this.updateRecurringPayment(context);
+			case 'tds-finish': return this.uploadThreeDSResult(context);
+			case 'tds-method': return this.uploadMethodUrlResult(context);
+			default: throw new Error(`no handler ${context.definition.handler}`);
 		}
 	}
 }

@@ -24,30 +24,30 @@ class Orders {
 		return ep;
 	}
 
-	findOrder(ctx, { cidField = 'client_orderid' } = {}) {
-		const order = this.store.orders.get(String(ctx.p.orderid));
-		const cid = field(ctx.p, cidField);
-		if (!order || order.merchant !== ctx.merchant || (cid && order.cid !== cid)) {
-			fail(E_NOT_FOUND, `Order ${ctx.p.orderid} not found`);
+	findOrder(context, { clientOrderIdField = 'client_orderid' } = {}) {
+		const order = this.store.orders.get(String(context.params.orderid));
+		const clientOrderId = field(context.params, clientOrderIdField);
+		if (!order || order.merchant !== context.merchant || (clientOrderId && order.clientOrderId !== clientOrderId)) {
+			fail(E_NOT_FOUND, `Order ${context.params.orderid} not found`);
 		}
 		return order;
 	}
 
-	newOrder(ctx, extra) {
-		const { def, p, scope } = ctx;
-		const cid = def.name === 'pan-eligibility/send' ? field(p, 'client-order-id') : field(p, 'client_orderid');
+	newOrder(context, extra) {
+		const { definition, params, scope } = context;
+		const clientOrderId = definition.name === 'pan-eligibility/send' ? field(params, 'client-order-id') : field(params, 'client_orderid');
 		const order = {
 			orderid: this.store.nextOrderId(),
-			cid,
-			merchant: ctx.merchant,
+			clientOrderId,
+			merchant: context.merchant,
 			scopeKey: scope.key,
 			groupId: scope.group ? scope.group.id : null,
 			endpointId: extra.endpoint.id,
-			command: def.key,
-			def,
-			kind: def.kind,
-			txType: def.tx,
-			money: def.money,
+			command: definition.key,
+			definition,
+			kind: definition.kind,
+			transactionType: definition.transactionType,
+			ledgerKind: definition.ledgerKind,
 			currency: extra.currency,
 			amountMinor: extra.amountMinor,
 			card: extra.card || null,
@@ -55,7 +55,7 @@ class Orders {
 			outcome: extra.outcome || null,
 			status: 'processing',
 			finalized: false,
-			pollsLeft: this.opts.pollsBeforeFinal,
+			pollsLeft: this.options.pollsBeforeFinal,
 			threeDS: extra.outcome && extra.outcome.threeDS ? { pending: true, methodResult: null } : null,
 			form: extra.form ? { pending: true } : null,
 			stayProcessing: null,
@@ -69,23 +69,23 @@ class Orders {
 			paid: null,
 			cardRefId: null,
 			recurringPaymentId: null,
-			email: p.email || '',
-			merchantdata: p.merchantdata,
+			email: params.email || '',
+			merchantdata: params.merchantdata,
 			urls: {
-				serverCallback: p.server_callback_url || '',
-				notify: p.notify_url || '',
-				redirect: p.redirect_url || '',
-				redirectSuccess: p.redirect_success_url || '',
-				redirectFail: p.redirect_fail_url || '',
+				serverCallback: params.server_callback_url || '',
+				notify: params.notify_url || '',
+				redirect: params.redirect_url || '',
+				redirectSuccess: params.redirect_success_url || '',
+				redirectFail: params.redirect_fail_url || '',
 			},
-			baseUrl: ctx.baseUrl,
-			params: maskParams(p),
+			baseUrl: context.baseUrl,
+			params: maskParams(params),
 			transactions: [],
 			createdAt: new Date().toISOString(),
 			reply: null,
 		};
-		order.transactions.push({ serial: ctx.serial, type: def.tx, status: 'processing', amountMinor: order.amountMinor, at: order.createdAt });
-		const stay = extra.noStay ? null : this.faults.take('stay-processing', def);
+		order.transactions.push({ serial: context.serial, type: definition.transactionType, status: 'processing', amountMinor: order.amountMinor, at: order.createdAt });
+		const stay = extra.noStay ? null : this.faults.take('stay-processing', definition);
 		if (stay) order.stayProcessing = stay.id;
 		this.store.addOrder(order);
 		return order;
@@ -95,7 +95,7 @@ class Orders {
 		return {
 			type,
 			'serial-number': serial,
-			'merchant-order-id': order.cid,
+			'merchant-order-id': order.clientOrderId,
 			'paynet-order-id': order.orderid,
 			'end-point-id': order.endpointId,
 		};
@@ -126,32 +126,32 @@ class Orders {
 			order.approvalCode = String(order.orderid).slice(-6).padStart(6, '0');
 			if (order.kind === 'sale') {
 				order.chargedMinor = order.amountMinor;
-				this.ledger(order, order.money, order.amountMinor);
+				this.recordInLedger(order, order.ledgerKind, order.amountMinor);
 			} else if (order.kind === 'preauth') {
 				order.heldMinor = order.amountMinor;
 			} else if (order.kind === 'payout' || order.kind === 'transfer') {
 				order.chargedMinor = order.amountMinor;
-				this.ledger(order, order.money, order.amountMinor);
+				this.recordInLedger(order, order.ledgerKind, order.amountMinor);
 			}
 		}
 		// A payout check only registers the payout: its callback comes with the pay.
 		if (FINAL_WITH_CALLBACK.has(order.status) && order.kind !== 'payout-check') {
 			this.queueCallback(order, {
 				urls: [order.urls.serverCallback, order.urls.notify],
-				type: order.txType,
+				type: order.transactionType,
 				status: order.status,
 				amountMinor: order.amountMinor,
-				def: order.def,
+				definition: order.definition,
 			});
 		}
 	}
 
-	ledger(order, kind, amountMinor) {
+	recordInLedger(order, kind, amountMinor) {
 		return this.store.record(order, kind, amountMinor, formatMinor);
 	}
 
-	addTransaction(order, ctx, type, amountMinor) {
-		const tx = { serial: ctx ? ctx.serial : null, type, status: 'approved', amountMinor, at: new Date().toISOString() };
+	addTransaction(order, context, type, amountMinor) {
+		const tx = { serial: context ? context.serial : null, type, status: 'approved', amountMinor, at: new Date().toISOString() };
 		order.transactions.push(tx);
 		return tx;
 	}

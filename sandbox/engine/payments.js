@@ -6,83 +6,83 @@ const cards = require('../cards');
 const { E_FIELD, fail } = require('./errors');
 
 class Payments {
-	validateCard(p, { cvvRequired, numberField = 'credit_card_number' } = {}) {
-		const pan = p[numberField];
+	validateCard(params, { cvvRequired, numberField = 'credit_card_number' } = {}) {
+		const pan = params[numberField];
 		if (!cards.luhnValid(pan)) fail(E_FIELD, `Invalid card number in '${numberField}'`);
-		if (p.expire_month !== undefined || p.expire_year !== undefined) {
-			const err = cards.expiryError(p.expire_month, p.expire_year);
+		if (params.expire_month !== undefined || params.expire_year !== undefined) {
+			const err = cards.expiryError(params.expire_month, params.expire_year);
 			if (err) fail(E_FIELD, err);
 		}
-		if (p.cvv2 !== undefined && p.cvv2 !== '' && !/^\d{3,4}$/.test(p.cvv2)) fail(E_FIELD, 'Invalid cvv2');
-		if (cvvRequired && !p.cvv2) fail(E_FIELD, "Field 'cvv2' is required");
-		return cards.cardSummary(pan, p.expire_month, p.expire_year, p.card_printed_name);
+		if (params.cvv2 !== undefined && params.cvv2 !== '' && !/^\d{3,4}$/.test(params.cvv2)) fail(E_FIELD, 'Invalid cvv2');
+		if (cvvRequired && !params.cvv2) fail(E_FIELD, "Field 'cvv2' is required");
+		return cards.cardSummary(pan, params.expire_month, params.expire_year, params.card_printed_name);
 	}
 
-	payment(ctx) {
-		const { def, p, merchant, scope } = ctx;
-		const cid = def.name === 'pan-eligibility/send' ? field(p, 'client-order-id') : field(p, 'client_orderid');
-		const existing = this.store.findByClientId(scope.key, cid);
-		if (existing) return this.replayReply(existing, ctx.serial);
+	startPayment(context) {
+		const { definition, params, merchant, scope } = context;
+		const clientOrderId = definition.name === 'pan-eligibility/send' ? field(params, 'client-order-id') : field(params, 'client_orderid');
+		const existing = this.store.findByClientId(scope.key, clientOrderId);
+		if (existing) return this.replayReply(existing, context.serial);
 
 		let endpoint;
 		let currency;
 		let amountMinor = 0;
-		if (def.kind === 'verify' || def.kind === 'eligibility') {
-			endpoint = this.endpointFor(scope, p.currency);
+		if (definition.kind === 'verify' || definition.kind === 'eligibility') {
+			endpoint = this.endpointFor(scope, params.currency);
 			currency = endpoint.currency;
 		} else {
-			endpoint = this.endpointFor(scope, p.currency);
+			endpoint = this.endpointFor(scope, params.currency);
 			currency = endpoint.currency;
-			amountMinor = ctx.minor;
+			amountMinor = context.amountMinor;
 			if (!(amountMinor > 0)) fail(E_FIELD, 'Amount must be greater than zero');
 		}
 
 		let card = null;
 		let sourceCardRefId = null;
 		let threeDSAllowed = false;
-		if (def.card === 'required') {
-			card = this.validateCard(p, { cvvRequired: def.kind === 'sale' || def.kind === 'preauth' });
+		if (definition.card === 'required') {
+			card = this.validateCard(params, { cvvRequired: definition.kind === 'sale' || definition.kind === 'preauth' });
 			threeDSAllowed = true;
-		} else if (def.card === 'ref') {
-			const ref = this.findCardRef(merchant, p.cardrefid);
-			card = ref.card;
-			sourceCardRefId = ref.id;
-		} else if (def.card === 'source-ref' && p['source-card-ref-id']) {
-			const ref = this.findCardRef(merchant, p['source-card-ref-id']);
-			card = ref.card;
-			sourceCardRefId = ref.id;
-		} else if (def.card === 'optional' && p.credit_card_number) {
-			card = this.validateCard(p, {});
+		} else if (definition.card === 'ref') {
+			const cardReference = this.findCardReference(merchant, params.cardrefid);
+			card = cardReference.card;
+			sourceCardRefId = cardReference.id;
+		} else if (definition.card === 'source-ref' && params['source-card-ref-id']) {
+			const cardReference = this.findCardReference(merchant, params['source-card-ref-id']);
+			card = cardReference.card;
+			sourceCardRefId = cardReference.id;
+		} else if (definition.card === 'optional' && params.credit_card_number) {
+			card = this.validateCard(params, {});
 		}
-		if (p.cvv2 && !/^\d{3,4}$/.test(p.cvv2)) fail(E_FIELD, 'Invalid cvv2');
-		if (def.destination) this.requireDestination(def, p, merchant);
-		if (def.kind === 'eligibility') {
-			if (p['sending-card-number'] && !cards.luhnValid(p['sending-card-number'])) fail(E_FIELD, "Invalid card number in 'sending-card-number'");
-			if (p['sending-card-ref-id']) card = this.findCardRef(merchant, p['sending-card-ref-id']).card;
-			else if (p['sending-card-number']) card = cards.cardSummary(p['sending-card-number'], p.expire_month, p.expire_year, p['card-printed-name']);
+		if (params.cvv2 && !/^\d{3,4}$/.test(params.cvv2)) fail(E_FIELD, 'Invalid cvv2');
+		if (definition.destination) this.requireDestination(definition, params, merchant);
+		if (definition.kind === 'eligibility') {
+			if (params['sending-card-number'] && !cards.luhnValid(params['sending-card-number'])) fail(E_FIELD, "Invalid card number in 'sending-card-number'");
+			if (params['sending-card-ref-id']) card = this.findCardReference(merchant, params['sending-card-ref-id']).card;
+			else if (params['sending-card-number']) card = cards.cardSummary(params['sending-card-number'], params.expire_month, params.expire_year, params['card-printed-name']);
 		}
 
-		const outcome = cards.cvvOutcome(p.cvv2);
+		const outcome = cards.cvvOutcome(params.cvv2);
 		if (outcome.threeDS && !threeDSAllowed) delete outcome.threeDS;
-		const order = this.newOrder(ctx, { endpoint, currency, amountMinor, card, sourceCardRefId, outcome });
-		order.reply = this.asyncReply(order, ctx.serial);
+		const order = this.newOrder(context, { endpoint, currency, amountMinor, card, sourceCardRefId, outcome });
+		order.reply = this.asyncReply(order, context.serial);
 		this.settle(order);
 		return order.reply;
 	}
 
-	syncVerify(ctx) {
-		const { p, scope } = ctx;
-		const existing = this.store.findByClientId(scope.key, field(p, 'client_orderid'));
-		if (existing) return this.statusReply(existing, ctx.serial, ctx.baseUrl);
-		const endpoint = this.endpointFor(scope, p.currency);
-		const card = this.validateCard(p, {});
-		const outcome = cards.cvvOutcome(p.cvv2);
+	verifyAccountNow(context) {
+		const { params, scope } = context;
+		const existing = this.store.findByClientId(scope.key, field(params, 'client_orderid'));
+		if (existing) return this.statusReply(existing, context.serial, context.baseUrl);
+		const endpoint = this.endpointFor(scope, params.currency);
+		const card = this.validateCard(params, {});
+		const outcome = cards.cvvOutcome(params.cvv2);
 		delete outcome.threeDS;
-		const order = this.newOrder(ctx, { endpoint, currency: endpoint.currency, amountMinor: 0, card, outcome, noStay: true });
+		const order = this.newOrder(context, { endpoint, currency: endpoint.currency, amountMinor: 0, card, outcome, noStay: true });
 		order.pollsLeft = 0;
 		this.finalize(order);
-		if (order.status === 'approved') this.makeCardRef(order);
-		order.reply = this.statusReply(order, ctx.serial, ctx.baseUrl);
+		if (order.status === 'approved') this.makeCardReference(order);
+		order.reply = this.statusReply(order, context.serial, context.baseUrl);
 		return order.reply;
 	}
 }

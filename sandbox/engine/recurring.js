@@ -6,13 +6,13 @@ const { maskParams } = require('../mask');
 const { E_FIELD, E_NOT_FOUND, fail } = require('./errors');
 
 class Recurring {
-	newRecurring(ctx, extra) {
-		const rp = {
+	newRecurringPayment(context, extra) {
+		const recurringPayment = {
 			id: this.store.nextRecurringId(),
-			merchant: ctx.merchant,
-			scopeKey: ctx.scope.key,
+			merchant: context.merchant,
+			scopeKey: context.scope.key,
 			endpointId: extra.endpointId,
-			cid: extra.cid || null,
+			clientOrderId: extra.clientOrderId || null,
 			cardRefId: extra.cardRefId || null,
 			card: extra.card || null,
 			fields: extra.fields || {},
@@ -20,54 +20,54 @@ class Recurring {
 			createdAt: new Date().toISOString(),
 			updatedAt: null,
 		};
-		this.store.recurring.set(rp.id, rp);
-		if (rp.cid) this.store.recurringByClientId.set(`${rp.scopeKey}\u0000${rp.cid}`, rp);
-		return rp;
+		this.store.recurring.set(recurringPayment.id, recurringPayment);
+		if (recurringPayment.clientOrderId) this.store.recurringByClientId.set(`${recurringPayment.scopeKey}\u0000${recurringPayment.clientOrderId}`, recurringPayment);
+		return recurringPayment;
 	}
 
-	recurringCreate(ctx) {
-		const { p, scope, merchant } = ctx;
-		const cid = field(p, 'client_orderid');
-		const existing = cid && this.store.recurringByClientId.get(`${scope.key}\u0000${cid}`);
-		const reply = (rp) => ({
+	createRecurringPayment(context) {
+		const { params, scope, merchant } = context;
+		const clientOrderId = field(params, 'client_orderid');
+		const existing = clientOrderId && this.store.recurringByClientId.get(`${scope.key}\u0000${clientOrderId}`);
+		const reply = (recurringPayment) => ({
 			type: 'create-recurring-payment-response',
-			'serial-number': ctx.serial,
+			'serial-number': context.serial,
 			status: 'approved',
-			'recurring-payment-id': rp.id,
-			'merchant-order-id': rp.cid || undefined,
+			'recurring-payment-id': recurringPayment.id,
+			'merchant-order-id': recurringPayment.clientOrderId || undefined,
 		});
 		if (existing) return reply(existing);
-		const number = p['credit-card-number'] || p.credit_card_number;
+		const number = params['credit-card-number'] || params.credit_card_number;
 		let card = null;
 		if (number) {
 			if (!cards.luhnValid(number)) fail(E_FIELD, 'Invalid card number');
-			const month = p['expire-month'] || p.expire_month;
-			const year = p['expire-year'] || p.expire_year;
+			const month = params['expire-month'] || params.expire_month;
+			const year = params['expire-year'] || params.expire_year;
 			if (month || year) {
 				const err = cards.expiryError(month, year);
 				if (err) fail(E_FIELD, err);
 			}
-			card = cards.cardSummary(number, month, year, p['card-printed-name'] || p.card_printed_name);
+			card = cards.cardSummary(number, month, year, params['card-printed-name'] || params.card_printed_name);
 		}
-		const refId = p['card-ref-id'] || p.cardrefid;
-		if (refId) this.findCardRef(merchant, refId);
-		const endpoint = this.endpointFor(scope, p.currency);
-		const rp = this.newRecurring(ctx, { cid, cardRefId: refId, card, fields: maskParams(p), endpointId: endpoint.id });
-		return reply(rp);
+		const refId = params['card-ref-id'] || params.cardrefid;
+		if (refId) this.findCardReference(merchant, refId);
+		const endpoint = this.endpointFor(scope, params.currency);
+		const recurringPayment = this.newRecurringPayment(context, { clientOrderId, cardRefId: refId, card, fields: maskParams(params), endpointId: endpoint.id });
+		return reply(recurringPayment);
 	}
 
-	recurringUpdate(ctx) {
-		const id = ctx.p['recurring-payment-id'];
-		const rp = this.store.recurring.get(String(id));
-		if (!rp || rp.merchant !== ctx.merchant) fail(E_NOT_FOUND, `Recurring payment ${id} not found`);
-		Object.assign(rp.fields, maskParams(ctx.p));
-		if (ctx.p.status && /^(active|inactive|cancelled|canceled|paused)$/i.test(ctx.p.status)) rp.status = ctx.p.status.toLowerCase();
-		rp.updatedAt = new Date().toISOString();
+	updateRecurringPayment(context) {
+		const id = context.params['recurring-payment-id'];
+		const recurringPayment = this.store.recurring.get(String(id));
+		if (!recurringPayment || recurringPayment.merchant !== context.merchant) fail(E_NOT_FOUND, `Recurring payment ${id} not found`);
+		Object.assign(recurringPayment.fields, maskParams(context.params));
+		if (context.params.status && /^(active|inactive|cancelled|canceled|paused)$/i.test(context.params.status)) recurringPayment.status = context.params.status.toLowerCase();
+		recurringPayment.updatedAt = new Date().toISOString();
 		return {
 			type: 'update-recurring-payment-response',
-			'serial-number': ctx.serial,
+			'serial-number': context.serial,
 			status: 'approved',
-			'recurring-payment-id': rp.id,
+			'recurring-payment-id': recurringPayment.id,
 		};
 	}
 }

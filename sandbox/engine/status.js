@@ -6,27 +6,27 @@ const pages = require('../pages');
 const { E_AUTH, E_NOT_FOUND, fail } = require('./errors');
 
 class Status {
-	status(ctx) {
-		const { p, merchant, scope } = ctx;
-		const cid = field(p, 'client_orderid');
-		let order = p.orderid
-			? this.store.orders.get(p.orderid)
-			: this.store.findByClientId(scope.key, cid) || this.store.findUniqueForMerchant(merchant, cid);
+	queryStatus(context) {
+		const { params, merchant, scope } = context;
+		const clientOrderId = field(params, 'client_orderid');
+		let order = params.orderid
+			? this.store.orders.get(params.orderid)
+			: this.store.findByClientId(scope.key, clientOrderId) || this.store.findUniqueForMerchant(merchant, clientOrderId);
 		// v4: the login in the body must be the merchant who signed; an unknown order is refused
 		// with HTTP 400 and a JSON error-message worded as the vendor's emulator words it
 		// (hosted-fields-examples e2e-tests/src/emulator/gateway.ts, docs/sandbox.md).
-		if (ctx.def.v4 && p.login !== merchant.login) fail(E_AUTH, `Login '${p.login}' is not the merchant who signed the request`);
-		const known = order && order.merchant === merchant && order.cid === cid;
-		if (!known && ctx.def.v4) fail(E_NOT_FOUND, `Unknown order ${p.orderid}.`);
+		if (context.definition.v4 && params.login !== merchant.login) fail(E_AUTH, `Login '${params.login}' is not the merchant who signed the request`);
+		const known = order && order.merchant === merchant && order.clientOrderId === clientOrderId;
+		if (!known && context.definition.v4) fail(E_NOT_FOUND, `Unknown order ${params.orderid}.`);
 		if (!known) {
 			// Guess (not in the docs): a correctly signed query for an unknown order is a status
 			// reply with status=error, not a validation error.
 			return {
 				type: 'status-response',
-				'serial-number': ctx.serial,
+				'serial-number': context.serial,
 				status: 'error',
-				'merchant-order-id': cid,
-				'paynet-order-id': p.orderid || undefined,
+				'merchant-order-id': clientOrderId,
+				'paynet-order-id': params.orderid || undefined,
 				'error-message': 'Order not found',
 				'error-code': String(E_NOT_FOUND),
 			};
@@ -35,10 +35,10 @@ class Status {
 			if (order.pollsLeft > 0) order.pollsLeft--;
 			else this.finalize(order);
 		}
-		if (ctx.def.v4) return this.statusReplyV4(order, ctx.baseUrl);
-		const reply = this.statusReply(order, ctx.serial, ctx.baseUrl);
-		if (p['by-request-sn']) {
-			const tx = order.transactions.find((t) => t.serial === p['by-request-sn']);
+		if (context.definition.v4) return this.statusReplyV4(order, context.baseUrl);
+		const reply = this.statusReply(order, context.serial, context.baseUrl);
+		if (params['by-request-sn']) {
+			const tx = order.transactions.find((t) => t.serial === params['by-request-sn']);
 			if (tx) {
 				reply['by-request-sn'] = tx.serial;
 				reply['transaction-type'] = tx.type;
@@ -59,7 +59,7 @@ class Status {
 			amount: formatMinor(this.netAmount(order), order.currency),
 			currency: order.currency,
 			'paynet-order-id': order.orderid,
-			'merchant-order-id': order.cid,
+			'merchant-order-id': order.clientOrderId,
 			'end-point-id': order.endpointId,
 			'transaction-type': last.type,
 			'order-stage': this.orderStage(order),
@@ -103,7 +103,7 @@ class Status {
 		const status = order.finalized ? last.status : 'processing';
 		const r = {
 			'paynet-order-id': String(order.orderid),
-			'merchant-order-id': order.cid,
+			'merchant-order-id': order.clientOrderId,
 			status,
 			amount: formatMinor(this.netAmount(order), order.currency),
 			currency: order.currency,

@@ -6,28 +6,28 @@ const pages = require('../pages');
 const { E_FIELD, E_STATE, fail } = require('./errors');
 
 class ThreeDSecure {
-	tdsOrder(ctx) {
-		const order = this.findOrder(ctx, { cidField: 'client-order-id' });
+	orderAwaitingThreeDS(context) {
+		const order = this.findOrder(context, { clientOrderIdField: 'client-order-id' });
 		if (!order.threeDS || !order.threeDS.pending || order.finalized) {
 			fail(E_STATE, `Order ${order.orderid} is not waiting for 3-D Secure`);
 		}
 		return order;
 	}
 
-	tdsFinish(ctx) {
-		const order = this.tdsOrder(ctx);
-		const value = field(ctx.p, ctx.def.resultField);
+	uploadThreeDSResult(context) {
+		const order = this.orderAwaitingThreeDS(context);
+		const value = field(context.params, context.definition.resultField);
 		this.completeThreeDS(order, String(value).toLowerCase() !== 'fail');
-		return this.asyncReply(order, ctx.serial);
+		return this.asyncReply(order, context.serial);
 	}
 
-	tdsMethod(ctx) {
-		const ind = ctx.p.threeDSCompInd;
+	uploadMethodUrlResult(context) {
+		const ind = context.params.threeDSCompInd;
 		if (!['Y', 'N', 'U'].includes(ind)) fail(E_FIELD, "Field 'threeDSCompInd' must be Y, N or U");
-		const order = this.tdsOrder(ctx);
+		const order = this.orderAwaitingThreeDS(context);
 		order.threeDS.methodResult = ind;
 		order.threeDS.methodAt = new Date().toISOString();
-		return this.asyncReply(order, ctx.serial);
+		return this.asyncReply(order, context.serial);
 	}
 
 	completeThreeDS(order, passed) {
@@ -38,8 +38,8 @@ class ThreeDSecure {
 		this.settle(order);
 	}
 
-	acsGet(orderid, baseUrl) {
-		const order = this.pageOrder(orderid);
+	showAcsPage(orderid, baseUrl) {
+		const order = this.orderForPage(orderid);
 		if (!order) return { status: 404, html: pages.messagePage('Not found', `No order ${orderid}`) };
 		if (!order.threeDS || !order.threeDS.pending) {
 			return { status: 409, html: pages.messagePage('3-D Secure', `Order ${orderid} is not waiting for 3-D Secure`) };
@@ -47,8 +47,8 @@ class ThreeDSecure {
 		return { status: 200, html: pages.acsPage(this.withAmountText(order), `${baseUrl}/sandbox/acs/${order.orderid}`) };
 	}
 
-	acsPost(orderid, fields) {
-		const order = this.pageOrder(orderid);
+	submitAcsPage(orderid, fields) {
+		const order = this.orderForPage(orderid);
 		if (!order) return { status: 404, html: pages.messagePage('Not found', `No order ${orderid}`) };
 		if (!order.threeDS || !order.threeDS.pending) {
 			return { status: 409, html: pages.messagePage('3-D Secure', `Order ${orderid} is not waiting for 3-D Secure`) };
