@@ -14,6 +14,7 @@ import { forgedGenuineCampaign } from './forgedGenuine';
 import { hostileCampaign } from './hostile';
 import { maskingCampaign } from './masking';
 import { loadCampaign } from './load';
+import { REPORTED, moneyTruthCampaign } from './moneyTruth';
 import { queueCampaign } from './queue';
 import { startReliabilityN8n, type ReliabilityN8n } from './n8n';
 import { renderReport, writeReport, type CampaignRun } from './report';
@@ -21,7 +22,7 @@ import { renderReport, writeReport, type CampaignRun } from './report';
 const SCRIPT = 'npm run reliability';
 const PORT = 5765;
 const SEED = 7;
-const ALL = ['faults', 'forged', 'badInput', 'load', 'hostile', 'forgedGenuine', 'masking'];
+const ALL = ['faults', 'forged', 'badInput', 'load', 'hostile', 'forgedGenuine', 'masking', 'moneyTruth'];
 /** Queue mode runs on a topology of its own and is reported on its own page. */
 const QUEUE_ONLY = process.env.RELIABILITY_CAMPAIGNS === 'queue';
 const selected = (process.env.RELIABILITY_CAMPAIGNS ?? ALL.join(',')).split(',').map((name) => name.trim());
@@ -38,6 +39,11 @@ const FIXES = [
 	'**A forged callback came out `confirmed: true`** (issue #13, now campaign 7: a genuine "approved sale" callback replayed after a refund with `type` removed, `transaction-type=sale` and `amount=9999.00`). The confirmation read only `type`, so a claim without it skipped the type comparison and the gateway\'s follow-up type then switched the amount comparison off. `nodes/CardGatewayTrigger/confirm.ts` now compares the item itself (the same values the filters read) and confirms only when status, type, amount, currency and both order IDs are in the status reply and equal; two spellings of one field that disagree are refused with 400.',
 	'**"No money moved" after a reply that was not a gateway reply** (issue #13, now campaign 6: HTML, empty, truncated, 404, 429 answers to an applied sale were reported as a refusal). `nodes/shared/transport.ts` returns such answers, redirects (no longer followed) and replies about another order as lost replies, so the status is asked first.',
 	'**A stopped concurrent run hid a charged order** (issue #13, now campaign 6: item 0 invalid, item 1 in flight and charged; the run ended with item 0\'s error only). `nodes/CardGateway/actions/common/runReport.ts` makes the stopped run\'s error the most severe one and names every other item and what is known of it; duplicate order IDs in a money-moving batch are refused before sending.',
+];
+
+const MONEY_TRUTH_NOTES = [
+	'Three networks: **hostile** (campaign 6\'s proxy: dropped requests and answers that are no gateway reply, plus a gateway that accepts without booking and status replies stripped of their transaction type, and sandbox faults), **acknowledging** (every request that acts is forwarded and answered with an acknowledgement of its own, an `async-response` with its own serial number, the outcome left to the status: how PaynetEasy answers; the gateway\'s own approval or refusal is not seen) and **clean**. "Made by that run": the ledger entry must have been written while that run ran (each lane runs one case at a time; nothing is applied late), so an output that claims a movement an earlier run made counts as a violation. A re-run is checked for sending nothing (no request that acts, per the proxy) whenever the gateway had the order before it; an `alreadyExisted: true` without such an order is a violation too. Retries run in n8n-core\'s engine with mode `retry` on the saved execution data of the failed one (its errored node run dropped), with the original workflow or the current one (the bad amount fixed); every item has its own amount, so the ledger and the requests are told apart by amount.',
+	'**Open, reported (issue 22), not fixed in the node.** Operation: 3-D Secure → Upload CRes / Upload PARes, run again on a sale that an earlier upload completed. Fault: the gateway (or only the network) acknowledges the re-run\'s upload with an `async-response` of its own instead of refusing it. The node said: `status: approved`, `moneyEffect: moved`, `amountCharged` = the sale\'s amount, `outcome: Charged … USD`. The ledger holds one `sale` entry, written by the earlier run; nothing during the re-run (with the request dropped, the gateway never saw it). Cause: a completion is confirmed by the order\'s status (approved, latest transaction `sale`: `confirmation: ownType` in `nodes/shared/protocol/money.ts`), which an earlier completion answers alike. Payment → Void has the same rule and the same outcome (checked by hand, outside this campaign). The invariant stays in the campaign; these violations are counted in the figure "violations of the reported finding", and any other violation still fails the run.',
 ];
 
 const QUEUE_NOTES = [
@@ -135,6 +141,18 @@ const violations = (run: CampaignRun) => run.result.invariants.filter((i) => i.v
 	const run = { number: 8, result: maskingCampaign({ seed: SEED, runs: 20_000 }), command: only('masking') };
 	runs.push(run);
 	expect(violations(run)).toEqual([]);
+});
+
+(selected.includes('moneyTruth') ? test : test.skip)('10. money truth: 3-D Secure and v4 under a hostile network, re-runs, execution retries: 1,300 cases', async () => {
+	const result = await moneyTruthCampaign({ seed: SEED, runs: 1300, lanes: 8 });
+	outputs.push({ campaign: 'moneyTruth', texts: result.outputs });
+	// The reported finding is counted apart (REPORTED); every other violation fails the run.
+	const reported = Number(result.figures[REPORTED.figure] ?? 0);
+	const what = 'a re-run 3-D Secure upload that is acknowledged says "Charged" again (see campaign 10)';
+	const run = { number: 10, result, command: only('moneyTruth'), notes: MONEY_TRUTH_NOTES, reported: { count: reported, what } };
+	runs.push(run);
+	const open = result.invariants.filter((i) => i.violated > (i.name === REPORTED.invariant ? reported : 0)).map((i) => `${i.name}: ${i.violated} (${i.examples.join(' | ')})`);
+	expect(open).toEqual([]);
 });
 
 (full ? test : test.skip)('5. card data at rest after the other campaigns', async () => {

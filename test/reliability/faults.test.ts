@@ -6,6 +6,8 @@ test('faults on money movement: 60 seeded runs, every invariant holds against th
 	expect(result.cases).toBe(60);
 	for (const invariant of result.invariants) {
 		expect({ name: invariant.name, violated: invariant.violated, examples: invariant.examples }).toEqual({ name: invariant.name, violated: 0, examples: [] });
+		// every invariant actually ran
+		expect({ name: invariant.name, ran: invariant.passed > 0 }).toEqual({ name: invariant.name, ran: true });
 	}
 	const moneyChecks = result.invariants.find((i) => i.name === 'moved money at most once');
 	expect(moneyChecks?.passed).toBe(60);
