@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 // Money arithmetic on decimal strings. Floats are never used: 0.29 * 100 is 28.999… in IEEE 754,
 // so the minor-unit value is built digit by digit from the string the client sent.
@@ -9,6 +10,7 @@ const ZERO_DECIMAL = new Set([
 ]);
 const THREE_DECIMAL = new Set(['BHD', 'IQD', 'JOD', 'KWD', 'LYD', 'OMR', 'TND']);
 
+/** @param {string | undefined} currency */
 function currencyDigits(currency) {
 	const c = String(currency || '').toUpperCase();
 	if (ZERO_DECIMAL.has(c)) return 0;
@@ -20,6 +22,9 @@ function currencyDigits(currency) {
  * Decimal major-unit string → minor units (a Number, always a safe integer).
  * Returns { minor } or { error } (a human readable reason).
  * Trailing zeros beyond the currency's digits are accepted ("10.500" USD = 1050): the value is exact.
+ * @param {string | number | null | undefined} amount
+ * @param {string | undefined} currency
+ * @returns {{ minor: number, error?: undefined } | { error: string, minor?: undefined }}
  */
 function parseAmount(amount, currency) {
 	const s = String(amount == null ? '' : amount);
@@ -41,6 +46,8 @@ function parseAmount(amount, currency) {
  * The amount as the `control` concatenation carries it: hundredths of the decimal string for every
  * currency (amount × 100, as the vendor's clients compute it: JPY "1000" → "100000"). Returns
  * { hundredths } (a string of digits) or { error } when a third decimal is not 0.
+ * @param {string | number | null | undefined} amount
+ * @returns {{ hundredths: string, error?: undefined } | { error: string, hundredths?: undefined }}
  */
 function controlHundredths(amount) {
 	const s = String(amount == null ? '' : amount);
@@ -51,7 +58,11 @@ function controlHundredths(amount) {
 	return { hundredths: (m[1] + frac.slice(0, 2).padEnd(2, '0')).replace(/^0+(?=\d)/, '') };
 }
 
-/** Minor units → decimal major-unit string with exactly the currency's digits ("1050" USD → "10.50"). */
+/**
+ * Minor units → decimal major-unit string with exactly the currency's digits ("1050" USD → "10.50").
+ * @param {number} minor
+ * @param {string} currency
+ */
 function formatMinor(minor, currency) {
 	const digits = currencyDigits(currency);
 	const s = String(minor);

@@ -1,11 +1,14 @@
+// @ts-check
 'use strict';
 // Card checks and the sandbox CVV outcome table (gateway-facts §11). Full card numbers are never
 // stored: only BIN, last four digits and brand leave this module.
 
+/** @param {unknown} pan */
 function digitsOnly(pan) {
 	return String(pan || '').replace(/[\s-]/g, '');
 }
 
+/** @param {unknown} pan */
 function luhnValid(pan) {
 	const s = digitsOnly(pan);
 	if (!/^\d{12,19}$/.test(s)) return false;
@@ -21,6 +24,7 @@ function luhnValid(pan) {
 	return sum % 10 === 0;
 }
 
+/** @param {unknown} pan */
 function cardType(pan) {
 	const s = digitsOnly(pan);
 	const two = Number(s.slice(0, 2));
@@ -34,14 +38,24 @@ function cardType(pan) {
 	return 'UNKNOWN';
 }
 
-/** first6 + stars + last4: the only shape a card number ever takes in replies, logs and admin views. */
+/**
+ * first6 + stars + last4: the only shape a card number ever takes in replies, logs and admin views.
+ * @param {unknown} pan
+ */
 function maskPan(pan) {
 	const s = digitsOnly(pan);
 	if (s.length < 10) return '*'.repeat(s.length);
 	return s.slice(0, 6) + '*'.repeat(s.length - 10) + s.slice(-4);
 }
 
-/** What the sandbox keeps of a card: nothing that could be charged elsewhere. */
+/**
+ * What the sandbox keeps of a card: nothing that could be charged elsewhere.
+ * @param {unknown} pan
+ * @param {string | undefined} month
+ * @param {string | undefined} year
+ * @param {string | undefined} holder
+ * @returns {import('./engine/types').CardSummary}
+ */
 function cardSummary(pan, month, year, holder) {
 	const s = digitsOnly(pan);
 	return {
@@ -55,12 +69,19 @@ function cardSummary(pan, month, year, holder) {
 	};
 }
 
+/** @param {unknown} year */
 function normaliseYear(year) {
 	const y = String(year);
 	return y.length === 2 ? `20${y}` : y;
 }
 
-/** Returns an error text, or null when the expiry is valid and not in the past. */
+/**
+ * Returns an error text, or null when the expiry is valid and not in the past.
+ * @param {string | undefined} month
+ * @param {string | undefined} year
+ * @param {Date} [now]
+ * @returns {string | null}
+ */
 function expiryError(month, year, now = new Date()) {
 	if (!/^\d{1,2}$/.test(String(month))) return `Invalid expire_month '${month}'`;
 	const m = Number(month);
@@ -74,6 +95,7 @@ function expiryError(month, year, now = new Date()) {
 }
 
 // Decline reasons keyed by sandbox CVV; the CVV doubles as the reported error-code.
+/** @type {Record<string, string>} */
 const DECLINES = {
 	'101': 'Expired card',
 	'116': 'Insufficient funds',
@@ -86,6 +108,8 @@ const TDS_DECLINE = { code: '301', message: '3-D Secure authentication failed' }
 /**
  * Outcome of a card operation from the test CVV. No CVV (rebills, card refs, payouts) → approved.
  * → { status: 'approved'|'declined'|'unknown', threeDS?: true, errorCode?, errorMessage? }
+ * @param {string | null | undefined} cvv
+ * @returns {import('./engine/types').Outcome}
  */
 function cvvOutcome(cvv) {
 	if (cvv == null || cvv === '') return { status: 'approved' };

@@ -1,6 +1,7 @@
 'use strict';
 // The sandbox's own command table: path → authentication, control formula, required fields and the
 // handler that carries the command out. Kept independent of the node package's catalogue on purpose.
+const { field } = require('./engine/params');
 
 const CARD = ['credit_card_number', 'expire_month', 'expire_year'];
 const CID = 'client_orderid';
@@ -88,20 +89,6 @@ const COMMANDS = {
 	'v4/sale': oauth(RSA, [CID, 'amount', 'currency', 'hosted_fields_token'], { handler: 'token-sale', kind: 'sale', transactionType: 'sale', ledgerKind: 'sale' }),
 	'v4/status': oauth(RSA, ['login', CID, 'orderid'], { handler: 'status', v4: true }),
 };
-
-// Alternate spellings seen in the public samples (v4 PHP samples write client-order-id, the
-// recurring API client-orderid, the CRes upload example cres).
-const ALIASES = {
-	client_orderid: ['client_orderid', 'client-order-id', 'client-orderid'],
-	'client-order-id': ['client-order-id', 'client_orderid'],
-	paRes: ['paRes', 'PaRes', 'pares'],
-	cRes: ['cRes', 'cres', 'CRes'],
-};
-
-function field(params, name) {
-	for (const spelling of ALIASES[name] || [name]) if (params[spelling] !== undefined && params[spelling] !== '') return params[spelling];
-	return undefined;
-}
 
 for (const [key, definition] of Object.entries(COMMANDS)) {
 	definition.key = key;

@@ -1,7 +1,26 @@
+// @ts-check
 'use strict';
 // In-memory state: orders (by orderid and by scope + client_orderid), card references, recurring
 // payments, hosted-fields payment tickets and the money ledger. Counters survive a reset so that
 // no id is ever reused.
+
+/** @typedef {import('./engine/types').Order} Order */
+/** @typedef {import('./engine/types').Merchant} Merchant */
+
+/**
+ * One movement of money.
+ * @typedef {object} LedgerEntry
+ * @property {number} seq
+ * @property {string} orderid
+ * @property {string} client_orderid
+ * @property {string} merchant        the merchant's login
+ * @property {string} endpoint
+ * @property {string | null | undefined} kind   sale, rebill, payout, transfer, capture, void, cancel, return, chargeback
+ * @property {string} amount          decimal
+ * @property {number} amountMinor
+ * @property {string} currency
+ * @property {string} at
+ */
 
 class Store {
 	constructor() {
@@ -10,7 +29,20 @@ class Store {
 		this.cardRefSeq = 500000;
 		this.recurringSeq = 700000;
 		this.ledgerSeq = 0;
-		this.reset();
+		/** @type {Map<string, Order>} by orderid */
+		this.orders = new Map();
+		/** @type {Map<string, Order>} by scope key + client order id */
+		this.byClientId = new Map();
+		/** @type {Map<string, import('./engine/types').CardReference>} */
+		this.cardRefs = new Map();
+		/** @type {Map<string, import('./engine/types').RecurringPayment>} */
+		this.recurring = new Map();
+		/** @type {Map<string, import('./engine/types').RecurringPayment>} by scope key + client order id */
+		this.recurringByClientId = new Map();
+		/** @type {Map<string, import('./engine/types').PaymentTicket>} hosted-fields tickets */
+		this.tokens = new Map();
+		/** @type {LedgerEntry[]} */
+		this.ledger = [];
 	}
 
 	reset() {
@@ -41,17 +73,29 @@ class Store {
 		return String(++this.recurringSeq);
 	}
 
+	/** @param {Order} order */
 	addOrder(order) {
 		this.orders.set(order.orderid, order);
 		this.byClientId.set(`${order.scopeKey}\u0000${order.clientOrderId}`, order);
 	}
 
+	/**
+	 * @param {string} scopeKey
+	 * @param {string | undefined} clientOrderId
+	 * @returns {Order | undefined}
+	 */
 	findByClientId(scopeKey, clientOrderId) {
 		return this.byClientId.get(`${scopeKey}\u0000${clientOrderId}`);
 	}
 
-	/** Status by client_orderid alone: any scope of the merchant, if the id is unambiguous. */
+	/**
+	 * Status by client_orderid alone: any scope of the merchant, if the id is unambiguous.
+	 * @param {Merchant} merchant
+	 * @param {string | undefined} clientOrderId
+	 * @returns {Order | null}
+	 */
 	findUniqueForMerchant(merchant, clientOrderId) {
+		/** @type {Order | null} */
 		let found = null;
 		for (const order of this.orders.values()) {
 			if (order.merchant === merchant && order.clientOrderId === clientOrderId) {
@@ -62,7 +106,14 @@ class Store {
 		return found;
 	}
 
+	/**
+	 * @param {Order} order
+	 * @param {string | null | undefined} kind
+	 * @param {number} amountMinor
+	 * @param {(minor: number, currency: string) => string} formatMinor
+	 */
 	record(order, kind, amountMinor, formatMinor) {
+		/** @type {LedgerEntry} */
 		const entry = {
 			seq: ++this.ledgerSeq,
 			orderid: order.orderid,

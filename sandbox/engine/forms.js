@@ -1,7 +1,7 @@
 'use strict';
 // Hosted pages: the form orders, the card page the payer fills in, and the signed return of the
 // payer to the merchant after the form or the ACS.
-const { field } = require('../commands');
+const { field } = require('./params');
 const { formatMinor } = require('../amount');
 const cards = require('../cards');
 const pages = require('../pages');

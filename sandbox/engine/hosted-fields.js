@@ -4,7 +4,7 @@
 // ticket (hosted_fields_token), and the merchant's v4 sale carries the ticket instead of card data.
 // The sandbox mints tickets on POST /sandbox/hosted-fields/tokens (the browser SDK's part).
 const crypto = require('node:crypto');
-const { field } = require('../commands');
+const { field } = require('./params');
 const cards = require('../cards');
 const { E_FIELD, fail } = require('./errors');
 

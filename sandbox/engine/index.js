@@ -17,12 +17,13 @@
 //   callbacks.js       what a server callback carries
 //   admin-views.js     the sandbox-only admin hooks and views
 const { COMMANDS } = require('../commands');
-const { createReplayGuard } = require('../oauth');
 const { GatewayError, AuthError } = require('./errors');
+const { createGatewayState, resetGatewayState } = require('./state');
+const orders = require('./orders');
+const { queueCallback } = require('./callbacks');
 
 const PARTS = [
 	require('./auth'),
-	require('./orders'),
 	require('./payments'),
 	require('./status'),
 	require('./follow-ups'),
@@ -32,20 +33,13 @@ const PARTS = [
 	require('./hosted-fields'),
 	require('./three-d-secure'),
 	require('./forms'),
-	require('./callbacks'),
 	require('./admin-views'),
 ];
 
 class Gateway {
-	/** cfg: from config.js; deps: { store, callbacks, faults } */
-	constructor(cfg, deps) {
-		this.config = cfg;
-		this.options = cfg.options;
-		this.verifier = cfg.verifier;
-		this.store = deps.store;
-		this.callbacks = deps.callbacks;
-		this.faults = deps.faults;
-		this.replayGuard = this.options.oauthReplay.enabled ? createReplayGuard(Number(this.options.oauthReplay.windowSec) || 300) : null;
+	/** config: from config.js; parts: { store, callbacks, faults }. The Gateway is its own state (state.js). */
+	constructor(config, parts) {
+		Object.assign(this, createGatewayState(config, parts));
 	}
 
 	static command(key) {
@@ -53,8 +47,7 @@ class Gateway {
 	}
 
 	reset() {
-		this.store.reset();
-		if (this.replayGuard) this.replayGuard.reset();
+		resetGatewayState(this);
 	}
 
 	/**
@@ -103,13 +96,30 @@ class Gateway {
 	}
 }
 
+function define(name, descriptor) {
+	if (Object.prototype.hasOwnProperty.call(Gateway.prototype, name)) throw new Error(`Gateway.${name} is defined twice`);
+	Object.defineProperty(Gateway.prototype, name, descriptor);
+}
+
 // Each part's methods join the Gateway; a name defined twice is a mistake, caught at load time.
 for (const Part of PARTS) {
 	for (const name of Object.getOwnPropertyNames(Part.prototype)) {
-		if (name === 'constructor') continue;
-		if (Object.prototype.hasOwnProperty.call(Gateway.prototype, name)) throw new Error(`Gateway.${name} is defined twice`);
-		Object.defineProperty(Gateway.prototype, name, Object.getOwnPropertyDescriptor(Part.prototype, name));
+		if (name !== 'constructor') define(name, Object.getOwnPropertyDescriptor(Part.prototype, name));
 	}
 }
+
+// Until every part is a module of plain functions, the parts still on the Gateway reach the
+// converted ones through it (the Gateway is the state they take first).
+const WITH_STATE = {
+	findOrder: orders.findOrder, newOrder: orders.newOrder, settle: orders.settle, finalize: orders.finalize,
+	recordInLedger: orders.recordInLedger, queueCallback,
+};
+const STATELESS = {
+	endpointFor: orders.endpointFor, asyncReply: orders.asyncReply, replayReply: orders.replayReply, blocked: orders.isHeldBack,
+	addTransaction: orders.addTransaction, refundable: orders.refundable, netAmount: orders.netAmount,
+	requireFinalApproved: orders.requireFinalApproved, orderStage: orders.orderStage,
+};
+for (const [name, fn] of Object.entries(WITH_STATE)) define(name, { value(...args) { return fn(this, ...args); } });
+for (const [name, fn] of Object.entries(STATELESS)) define(name, { value: (...args) => fn(...args) });
 
 module.exports = { Gateway, GatewayError, AuthError, COMMANDS };

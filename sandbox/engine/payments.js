@@ -1,7 +1,7 @@
 'use strict';
 // Initial operations that start an order: sale, preauth, rebill, account verification (also
 // synchronous), payouts, transfers and the PAN eligibility check.
-const { field } = require('../commands');
+const { field } = require('./params');
 const cards = require('../cards');
 const { E_FIELD, fail } = require('./errors');
 

@@ -1,6 +1,6 @@
 'use strict';
 // Payouts and transfers: where the money goes, and the v4 two-step payout (check, then pay).
-const { field } = require('../commands');
+const { field } = require('./params');
 const cards = require('../cards');
 const { E_FIELD, E_NOT_FOUND, E_STATE, fail } = require('./errors');
 

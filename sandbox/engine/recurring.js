@@ -1,6 +1,6 @@
 'use strict';
 // Recurring payments (v4, synchronous): create and update.
-const { field } = require('../commands');
+const { field } = require('./params');
 const cards = require('../cards');
 const { maskParams } = require('../mask');
 const { E_FIELD, E_NOT_FOUND, fail } = require('./errors');

@@ -1,6 +1,6 @@
 'use strict';
 // The status query and the status reply every later stage reads.
-const { field } = require('../commands');
+const { field } = require('./params');
 const { formatMinor } = require('../amount');
 const pages = require('../pages');
 const { E_AUTH, E_NOT_FOUND, fail } = require('./errors');

@@ -1,6 +1,6 @@
 'use strict';
 // 3-D Secure: the result uploads (PaRes, CRes, method URL) and the fake issuer (ACS) page.
-const { field } = require('../commands');
+const { field } = require('./params');
 const cards = require('../cards');
 const pages = require('../pages');
 const { E_FIELD, E_STATE, fail } = require('./errors');
