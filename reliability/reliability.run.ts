@@ -14,7 +14,7 @@ import { forgedGenuineCampaign } from './forgedGenuine';
 import { hostileCampaign } from './hostile';
 import { maskingCampaign } from './masking';
 import { loadCampaign } from './load';
-import { REPORTED, moneyTruthCampaign } from './moneyTruth';
+import { moneyTruthCampaign } from './moneyTruth';
 import { queueCampaign } from './queue';
 import { startReliabilityN8n, type ReliabilityN8n } from './n8n';
 import { renderReport, writeReport, type CampaignRun } from './report';
@@ -43,7 +43,7 @@ const FIXES = [
 
 const MONEY_TRUTH_NOTES = [
 	'Three networks: **hostile** (campaign 6\'s proxy: dropped requests and answers that are no gateway reply, plus a gateway that accepts without booking and status replies stripped of their transaction type, and sandbox faults), **acknowledging** (every request that acts is forwarded and answered with an acknowledgement of its own, an `async-response` with its own serial number, the outcome left to the status: how PaynetEasy answers; the gateway\'s own approval or refusal is not seen) and **clean**. "Made by that run": the ledger entry must have been written while that run ran (each lane runs one case at a time; nothing is applied late), so an output that claims a movement an earlier run made counts as a violation. A re-run is checked for sending nothing (no request that acts, per the proxy) whenever the gateway had the order before it; an `alreadyExisted: true` without such an order is a violation too. Retries run in n8n-core\'s engine with mode `retry` on the saved execution data of the failed one (its errored node run dropped), with the original workflow or the current one (the bad amount fixed); every item has its own amount, so the ledger and the requests are told apart by amount.',
-	'**Open, reported (issue 22), not fixed in the node.** Operation: 3-D Secure → Upload CRes / Upload PARes, run again on a sale that an earlier upload completed. Fault: the gateway (or only the network) acknowledges the re-run\'s upload with an `async-response` of its own instead of refusing it. The node said: `status: approved`, `moneyEffect: moved`, `amountCharged` = the sale\'s amount, `outcome: Charged … USD`. The ledger holds one `sale` entry, written by the earlier run; nothing during the re-run (with the request dropped, the gateway never saw it). Cause: a completion is confirmed by the order\'s status (approved, latest transaction `sale`: `confirmation: ownType` in `nodes/shared/protocol/money.ts`), which an earlier completion answers alike. Payment → Void has the same rule and the same outcome (checked by hand, outside this campaign). The invariant stays in the campaign; these violations are counted in the figure "violations of the reported finding", and any other violation still fails the run.',
+	'**A repeated void or 3-D Secure upload said it moved money again** (found by this campaign). Operation: 3-D Secure → Upload CRes / Upload PARes (and Payment → Void, by hand), run again on an order an earlier run completed, the re-run acknowledged by the gateway (or only the network) with an `async-response` of its own. The node said `moneyEffect: moved`, `amountCharged` = the sale\'s amount; the ledger held only the earlier run\'s entry. Cause: a completion or a void is confirmed by the order\'s latest transaction (`confirmation: ownType` in `nodes/shared/protocol/money.ts`), which an earlier one answers alike. Fixed: the node now reads the order before sending such a follow-up and confirms it only when the order was not already approved with that transaction.',
 ];
 
 const QUEUE_NOTES = [
@@ -146,13 +146,9 @@ const violations = (run: CampaignRun) => run.result.invariants.filter((i) => i.v
 (selected.includes('moneyTruth') ? test : test.skip)('10. money truth: 3-D Secure and v4 under a hostile network, re-runs, execution retries: 1,300 cases', async () => {
 	const result = await moneyTruthCampaign({ seed: SEED, runs: 1300, lanes: 8 });
 	outputs.push({ campaign: 'moneyTruth', texts: result.outputs });
-	// The reported finding is counted apart (REPORTED); every other violation fails the run.
-	const reported = Number(result.figures[REPORTED.figure] ?? 0);
-	const what = 'a re-run 3-D Secure upload that is acknowledged says "Charged" again (see campaign 10)';
-	const run = { number: 10, result, command: only('moneyTruth'), notes: MONEY_TRUTH_NOTES, reported: { count: reported, what } };
+	const run = { number: 10, result, command: only('moneyTruth'), notes: MONEY_TRUTH_NOTES };
 	runs.push(run);
-	const open = result.invariants.filter((i) => i.violated > (i.name === REPORTED.invariant ? reported : 0)).map((i) => `${i.name}: ${i.violated} (${i.examples.join(' | ')})`);
-	expect(open).toEqual([]);
+	expect(violations(run)).toEqual([]);
 });
 
 (full ? test : test.skip)('5. card data at rest after the other campaigns', async () => {

@@ -73,6 +73,15 @@ describe('finding 1: the 3-D Secure uploads complete a pending payment, so they 
 		expect(await ledgerOf('tds-retry')).toEqual([]);
 	});
 
+	it('an upload run again on a sale an earlier upload completed, only acknowledged, does not say "Charged" again (campaign 10)', async () => {
+		const upload = await pendingSale('tds-again');
+		expect(single(await runNode(env.sb, { ...upload, options: WAIT }))).toMatchObject({ moneyEffect: 'moved', amountCharged: '10.00' });
+		const again = single(await through('upload-cres-result', 'acceptedUnbooked', { ...upload, options: WAIT }));
+		expect(again.amountCharged).toBeUndefined();
+		expect(again.moneyEffect).toBe('pending');
+		expect(await ledgerOf('tds-again')).toEqual([['sale', '10.00']]);
+	});
+
 	it('under Max Amount per Item, the pending amount counts: above it, nothing is sent', async () => {
 		const upload = await pendingSale('tds-limit');
 		const run = await runNode(env.sb, { ...upload, options: { maxAmountPerItem: '5.00' } });
@@ -113,6 +122,16 @@ describe('finding 3: an amount is claimed only when the gateway approved this ve
 		const out = single(await through('status', 'untypedStatus', { resource: 'payment', operation, ...ids, ...extra, options: WAIT }));
 		expect(out[claim]).toBeUndefined();
 		expect(out.moneyEffect).toBe('pending');
+	});
+
+	it('a void run again on a voided order, only acknowledged, does not say "Voided" again (campaign 10)', async () => {
+		const ids = await approvedSale('void-again');
+		const voidIt = { resource: 'payment', operation: 'void', ...ids, comment: 'duplicate order', options: WAIT };
+		expect(single(await runNode(env.sb, voidIt))).toMatchObject({ voided: true, moneyEffect: 'moved' });
+		const again = single(await through('void', 'acceptedUnbooked', voidIt));
+		expect(again.voided).toBeUndefined();
+		expect(again.moneyEffect).toBe('pending');
+		expect(await ledgerOf('void-again')).toEqual([['sale', '10.00'], ['void', '10.00']]);
 	});
 
 	it('a sale is its own order: a status without transaction type still confirms it', async () => {

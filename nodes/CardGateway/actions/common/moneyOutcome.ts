@@ -6,7 +6,7 @@ import { maskPan } from '../../../shared/protocol/masking';
 import { MONEY_ACTIONS, type MoneyActionFacts } from '../../../shared/protocol/money';
 import { replyRecord } from '../../../shared/protocol/reply';
 
-import type { Delivered } from './delivery';
+import type { Delivered, StatusKnowledge } from './delivery';
 import { needsThreeDSecure } from './output';
 
 /** What was sent, by parameter name (checked wire values). */
@@ -18,7 +18,7 @@ export type SentValues = Readonly<Record<string, string | undefined>>;
  * what is left, where a payout went (masked), `moneyEffect` and a one-line `outcome`. Nothing is
  * claimed that the reply does not support. Empty for operations that move no money.
  */
-export function moneyOutcome(gateway: OperationId, delivered: Delivered, sent: SentValues): IDataObject {
+export function moneyOutcome(gateway: OperationId, delivered: Delivered, sent: SentValues, before?: StatusKnowledge): IDataObject {
 	const facts = MONEY_ACTIONS[OPERATIONS[gateway].money];
 	if (!facts.moves) return {};
 	const { reply } = delivered;
@@ -42,7 +42,7 @@ export function moneyOutcome(gateway: OperationId, delivered: Delivered, sent: S
 		if (refused) return settle('noMoneyMoved', `${asked} not done: the gateway answered ${status}`);
 		return settle('pending', `${asked} accepted by the gateway; no money moved yet: ${facts.movesLater}`);
 	}
-	const own = aboutThisOperation(facts, delivered);
+	const own = aboutThisOperation(facts, delivered, before);
 	if (!own) {
 		return settle('pending', `${asked} sent and accepted; the status the gateway gave is about the order, not about this request, so it is not confirmed yet (ask Transaction → Get Status later)`);
 	}
@@ -73,16 +73,18 @@ export function moneyOutcome(gateway: OperationId, delivered: Delivered, sent: S
 /**
  * Whether the reply speaks about this operation's own transaction: the gateway's direct answer to
  * the request, a status naming this request's serial number, or a status of the order when the
- * operation is the only one of its kind on it (catalogue: money.ts `confirmation`).
+ * operation is the only one of its kind on it and was not there before (money.ts `confirmation`).
  */
-function aboutThisOperation(facts: MoneyActionFacts, delivered: Delivered): boolean {
+function aboutThisOperation(facts: MoneyActionFacts, delivered: Delivered, before: StatusKnowledge | undefined): boolean {
 	const fields = replyRecord(delivered.reply);
 	if (delivered.direct) return true;
 	if (delivered.serial && fields.requestSerialNumber === delivered.serial) return true;
-	const type = fields.transactionType;
-	if (facts.confirmation === 'order') return !type || facts.ownTypes.includes(type);
-	if (facts.confirmation === 'ownType') return !!type && facts.ownTypes.includes(type);
-	return false;
+	const isOwn = (type: string | undefined) => !!type && facts.ownTypes.includes(type);
+	if (facts.confirmation === 'order') return !fields.transactionType || isOwn(fields.transactionType);
+	if (facts.confirmation !== 'ownType' || !isOwn(fields.transactionType) || before?.kind !== 'found') return false;
+	// Only if the order was not approved with such a transaction already before this request (a repeated void or upload).
+	const earlier = replyRecord(before.reply);
+	return !(earlier.status === 'approved' && isOwn(earlier.transactionType));
 }
 
 /**

@@ -210,7 +210,7 @@ async function executeOperation(ctx: IExecuteFunctions, spec: OperationSpec, ite
 		delivered = await waitForFinalStatus(ctx, call, plan, delivered, options);
 	}
 	// The order as the gateway reports it now; what this operation moved is moneyOutcome's.
-	return summarise(delivered.orderAfter ?? delivered.reply, request, delivered.notes, options.includeRawReply, moneyOutcome(spec.gateway, delivered, request.values));
+	return summarise(delivered.orderAfter ?? delivered.reply, request, delivered.notes, options.includeRawReply, moneyOutcome(spec.gateway, delivered, request.values, before));
 }
 
 /**
@@ -220,7 +220,8 @@ async function executeOperation(ctx: IExecuteFunctions, spec: OperationSpec, ite
  * - a new order under an ID that may have been used already (typed by the user, or generated again
  *   by a retried execution) is not sent when the gateway has it: a repeated order ID must never
  *   move money twice, whatever the gateway does with it;
- * - a full capture, return or void under spending limits counts what is on the order.
+ * - a full capture, return or void under spending limits counts what is on the order;
+ * - a void or 3-D Secure completion is confirmed afterwards only against the order as it was before.
  */
 async function orderBefore(
 	ctx: IExecuteFunctions,
@@ -234,7 +235,9 @@ async function orderBefore(
 	const { statusQuery } = OPERATIONS[spec.gateway];
 	if (!facts.moves || !plan.clientOrderId || !statusQuery) return undefined;
 	const reusedId = !request.generatedOrderId || isExecutionRetry(ctx);
-	const needed = facts.followUp ? run.dryRun || (hasLimits(run) && !request.values.amount) : reusedId;
+	// A follow-up confirmed by the order's latest transaction (a void, a 3-D Secure completion) is confirmed only
+	// if that transaction was not already there before it was sent.
+	const needed = facts.followUp ? run.dryRun || (hasLimits(run) && !request.values.amount) || facts.confirmation === 'ownType' : reusedId;
 	if (!needed) return undefined;
 	// What a real send would refuse (an unreadable key, a bad endpoint) is refused before the status query too.
 	await buildGatewayRequest(ctx, call);
