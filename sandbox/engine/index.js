@@ -21,15 +21,18 @@ const { GatewayError, AuthError } = require('./errors');
 const { createGatewayState, resetGatewayState } = require('./state');
 const orders = require('./orders');
 const { queueCallback } = require('./callbacks');
+const { amountMinorOf } = require('./amounts');
+const { authenticate, resolveScope } = require('./auth');
+const { validateCard } = require('./card-input');
+const { createCardReference, getCardInfo } = require('./card-refs');
+const { payCheckedPayout, requireDestination } = require('./payouts');
+const { createRecurringPayment, updateRecurringPayment } = require('./recurring');
+const { queryStatus, statusReply, statusReplyV4 } = require('./status');
+const { findCardReference, makeCardReference } = require('./stored-credentials');
 
 const PARTS = [
-	require('./auth'),
 	require('./payments'),
-	require('./status'),
 	require('./follow-ups'),
-	require('./card-refs'),
-	require('./recurring'),
-	require('./payouts'),
 	require('./hosted-fields'),
 	require('./three-d-secure'),
 	require('./forms'),
@@ -58,8 +61,8 @@ class Gateway {
 	process(request) {
 		const serial = this.store.nextSerial();
 		try {
-			const scope = this.resolveScope(request);
-			const context = this.authenticate(request, scope);
+			const scope = resolveScope(this, request);
+			const context = authenticate(this, request, scope);
 			context.serial = serial;
 			context.baseUrl = request.baseUrl;
 			return { reply: this.dispatch(context) };
@@ -80,15 +83,15 @@ class Gateway {
 			case 'token-sale': return this.saleWithToken(context);
 			case 'form': return this.startFormOrder(context);
 			case 'sync-verify': return this.verifyAccountNow(context);
-			case 'status': return this.queryStatus(context);
+			case 'status': return queryStatus(this, context);
 			case 'capture': return this.capture(context);
 			case 'void': return this.voidOrder(context);
 			case 'return': return this.returnOrder(context);
-			case 'create-card-ref': return this.createCardReference(context);
-			case 'get-card-info': return this.getCardInfo(context);
-			case 'payout-pay': return this.payCheckedPayout(context);
-			case 'recurring-create': return this.createRecurringPayment(context);
-			case 'recurring-update': return this.updateRecurringPayment(context);
+			case 'create-card-ref': return createCardReference(this, context);
+			case 'get-card-info': return getCardInfo(this, context);
+			case 'payout-pay': return payCheckedPayout(this, context);
+			case 'recurring-create': return createRecurringPayment(this, context);
+			case 'recurring-update': return updateRecurringPayment(this, context);
 			case 'tds-finish': return this.uploadThreeDSResult(context);
 			case 'tds-method': return this.uploadMethodUrlResult(context);
 			default: throw new Error(`no handler ${context.definition.handler}`);
@@ -112,12 +115,13 @@ for (const Part of PARTS) {
 // converted ones through it (the Gateway is the state they take first).
 const WITH_STATE = {
 	findOrder: orders.findOrder, newOrder: orders.newOrder, settle: orders.settle, finalize: orders.finalize,
-	recordInLedger: orders.recordInLedger, queueCallback,
+	recordInLedger: orders.recordInLedger, queueCallback, findCardReference, makeCardReference, requireDestination,
 };
 const STATELESS = {
 	endpointFor: orders.endpointFor, asyncReply: orders.asyncReply, replayReply: orders.replayReply, blocked: orders.isHeldBack,
 	addTransaction: orders.addTransaction, refundable: orders.refundable, netAmount: orders.netAmount,
 	requireFinalApproved: orders.requireFinalApproved, orderStage: orders.orderStage,
+	statusReply, statusReplyV4, validateCard, amountMinorOf,
 };
 for (const [name, fn] of Object.entries(WITH_STATE)) define(name, { value(...args) { return fn(this, ...args); } });
 for (const [name, fn] of Object.entries(STATELESS)) define(name, { value: (...args) => fn(...args) });

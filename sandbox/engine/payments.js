@@ -6,18 +6,6 @@ const cards = require('../cards');
 const { E_FIELD, fail } = require('./errors');
 
 class Payments {
-	validateCard(params, { cvvRequired, numberField = 'credit_card_number' } = {}) {
-		const pan = params[numberField];
-		if (!cards.luhnValid(pan)) fail(E_FIELD, `Invalid card number in '${numberField}'`);
-		if (params.expire_month !== undefined || params.expire_year !== undefined) {
-			const err = cards.expiryError(params.expire_month, params.expire_year);
-			if (err) fail(E_FIELD, err);
-		}
-		if (params.cvv2 !== undefined && params.cvv2 !== '' && !/^\d{3,4}$/.test(params.cvv2)) fail(E_FIELD, 'Invalid cvv2');
-		if (cvvRequired && !params.cvv2) fail(E_FIELD, "Field 'cvv2' is required");
-		return cards.cardSummary(pan, params.expire_month, params.expire_year, params.card_printed_name);
-	}
-
 	startPayment(context) {
 		const { definition, params, merchant, scope } = context;
 		const clientOrderId = definition.name === 'pan-eligibility/send' ? field(params, 'client-order-id') : field(params, 'client_orderid');
