@@ -2,6 +2,10 @@
 // Sandbox-only routes under /sandbox/: the admin API (JSON) and the browser pages (fake ACS, hosted
 // form). Nothing here exists on a real gateway.
 const reply = require('./reply');
+const { adminView, chargeBack, clearOrder, findOrderForAdmin, forceFinalStatus } = require('./engine/admin-views');
+const { showFormPage, submitFormPage } = require('./engine/forms');
+const { mintToken } = require('./engine/hosted-fields');
+const { showAcsPage, submitAcsPage } = require('./engine/three-d-secure');
 
 function readJson(req, readBody) {
 	return readBody(req).then((buf) => {
@@ -49,22 +53,22 @@ async function handleAdmin(srv, req, res, path, query) {
 	// Browser pages -----------------------------------------------------------------
 	if (parts[0] === 'acs' && parts[1]) {
 		if (method === 'GET') {
-			const r = gateway.showAcsPage(parts[1], base);
+			const r = showAcsPage(gateway, parts[1], base);
 			return reply.sendHtml(res, r.status, r.html);
 		}
 		if (method === 'POST') {
-			const r = gateway.submitAcsPage(parts[1], await readForm(req, readBody));
+			const r = submitAcsPage(gateway, parts[1], await readForm(req, readBody));
 			return reply.sendHtml(res, r.status, r.html);
 		}
 		return notFound();
 	}
 	if (parts[0] === 'form' && parts[1]) {
 		if (method === 'GET') {
-			const r = gateway.showFormPage(parts[1], base);
+			const r = showFormPage(gateway, parts[1], base);
 			return reply.sendHtml(res, r.status, r.html);
 		}
 		if (method === 'POST') {
-			const r = gateway.submitFormPage(parts[1], await readForm(req, readBody), base);
+			const r = submitFormPage(gateway, parts[1], await readForm(req, readBody), base);
 			return reply.sendHtml(res, r.status, r.html);
 		}
 		return notFound();
@@ -98,18 +102,18 @@ async function handleAdmin(srv, req, res, path, query) {
 		case 'GET orders': {
 			let list = [...store.orders.values()];
 			if (q.get('client_orderid')) list = list.filter((order) => order.clientOrderId === q.get('client_orderid'));
-			return reply.sendJson(res, 200, { orders: list.map((order) => gateway.adminView(order)) });
+			return reply.sendJson(res, 200, { orders: list.map((order) => adminView(order)) });
 		}
 		case 'GET orders/:id':
-			return guard(() => reply.sendJson(res, 200, gateway.adminView(gateway.findOrderForAdmin(parts[1]))));
+			return guard(() => reply.sendJson(res, 200, adminView(findOrderForAdmin(gateway, parts[1]))));
 		case 'POST hosted-fields/tokens':
-			return guard(() => reply.sendJson(res, 200, gateway.mintToken(body)));
+			return guard(() => reply.sendJson(res, 200, mintToken(gateway, body)));
 		case 'POST orders/:id/clear':
-			return guard(() => reply.sendJson(res, 200, gateway.adminView(gateway.clearOrder(parts[1]))));
+			return guard(() => reply.sendJson(res, 200, adminView(clearOrder(gateway, parts[1]))));
 		case 'POST orders/:id/chargeback':
-			return guard(() => reply.sendJson(res, 200, gateway.adminView(gateway.chargeBack(parts[1], body))));
+			return guard(() => reply.sendJson(res, 200, adminView(chargeBack(gateway, parts[1], body))));
 		case 'POST orders/:id/finalize':
-			return guard(() => reply.sendJson(res, 200, gateway.adminView(gateway.forceFinalStatus(parts[1], body))));
+			return guard(() => reply.sendJson(res, 200, adminView(forceFinalStatus(gateway, parts[1], body))));
 		case 'GET ledger': {
 			let list = store.ledger;
 			if (q.get('orderid')) list = list.filter((e) => e.orderid === q.get('orderid'));

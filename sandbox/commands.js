@@ -1,8 +1,6 @@
 'use strict';
 // The sandbox's own command table: path → authentication, control formula, required fields and the
 // handler that carries the command out. Kept independent of the node package's catalogue on purpose.
-const { field } = require('./engine/params');
-
 const {
 	CARD_REF, ENDPOINT, ENDPOINT_AMOUNT, ORDER, ORDER_AMOUNT, REBILL, THREE_DS, TRANSFER_BY_REF,
 } = require('./engine/control-formulas');
@@ -77,4 +75,12 @@ for (const [key, definition] of Object.entries(COMMANDS)) {
 	definition.currencyRequiredWithAmount = definition.formula === ORDER_AMOUNT || definition.handler === 'payment';
 }
 
-module.exports = { COMMANDS, field };
+/**
+ * The definition of an API command by its key ('v2/sale', 'v4/status'), or null.
+ * @param {string} key
+ */
+function commandFor(key) {
+	return COMMANDS[key] || null;
+}
+
+module.exports = { COMMANDS, commandFor };

@@ -2,7 +2,10 @@
 // HTTP front: routing, body parsing, reply negotiation, fault injection, request log and the
 // browser pages / admin API under /sandbox/.
 const http = require('node:http');
-const { Gateway } = require('./engine');
+const { commandFor } = require('./commands');
+const { processRequest } = require('./engine');
+const { releaseHeldOrders } = require('./engine/admin-views');
+const { createGatewayState, resetGatewayState } = require('./engine/state');
 const { normaliseUrl } = require('./oauth');
 const { maskParams } = require('./mask');
 const reply = require('./reply');
@@ -56,8 +59,9 @@ class SandboxServer {
 		this.cfg = cfg;
 		this.opts = cfg.options;
 		this.deps = deps;
-		this.gateway = new Gateway(cfg, deps);
-		deps.faults.onRemove = (removed) => this.gateway.releaseHeldOrders(removed);
+		/** The gateway's state (engine/state.js), which every engine function takes first. */
+		this.gateway = createGatewayState(cfg, deps);
+		deps.faults.onRemove = (removed) => releaseHeldOrders(this.gateway, removed);
 		this.readBody = readBody;
 		this.requests = [];
 		this.sink = [];
@@ -90,7 +94,7 @@ class SandboxServer {
 	}
 
 	reset() {
-		this.gateway.reset();
+		resetGatewayState(this.gateway);
 		this.deps.callbacks.reset();
 		this.deps.faults.clear();
 		for (const f of this.opts.faults || []) this.deps.faults.add(f);
@@ -131,7 +135,7 @@ class SandboxServer {
 		const base = this.opts.basePath;
 		const path = base && (rawPath === base || rawPath.startsWith(`${base}/`)) ? rawPath.slice(base.length) : rawPath;
 		const match = API_RE.exec(path);
-		const definition = match ? Gateway.command(`${match[1]}/${match[2]}`) : null;
+		const definition = match ? commandFor(`${match[1]}/${match[2]}`) : null;
 		if (!definition) {
 			reply.sendText(res, 404, 'Not Found');
 			log(null, '404');
@@ -199,7 +203,7 @@ class SandboxServer {
 			};
 		} else {
 			const host = req.headers.host || `${this.address.address}:${this.address.port}`;
-			outcome = this.gateway.process({
+			outcome = processRequest(this.gateway, {
 				definition,
 				endpointOrGroupId: match[4],
 				isGroup: Boolean(match[3]),
