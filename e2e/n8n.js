@@ -1,5 +1,6 @@
 'use strict';
-// Drives a real n8n (the pinned runtime from scripts/install-runtime.sh) on loopback: installs our
+// Drives a real n8n (the pinned runtime from scripts/install-runtime.sh, or the one N8N_RUNTIME_SPEC
+// names: test/e2e/runtime.newest.ts) on loopback: installs our
 // package the way n8n's community-package installer does (installCommunityPackage), imports
 // credentials and workflows with the CLI, starts the server with an owner account, and talks to
 // its public API; waitForWebhooks tells when the published workflows are served. Used by the demo,
@@ -52,7 +53,9 @@ function runtimeEnv(runtime, userFolder, port, extra = {}) {
 
 /**
  * Installs the runtime if needed (idempotent) and returns its folder. `onStart` gets the installer
- * process (to show its progress, or to stop it).
+ * process (to show its progress, or to stop it). Which n8n: N8N_RUNTIME_SPEC, a runtime folder with
+ * a lockfile (default e2e/n8n-runtime, the pinned n8n; e2e/n8n-runtime-newest, the newest 2.x);
+ * where: `runtimeDir`, else N8N_RUNTIME, else a cache folder named by that lockfile's hash.
  */
 async function ensureRuntime(runtimeDir, onStart = () => undefined) {
 	const env = runtimeDir ? { ...process.env, N8N_RUNTIME: runtimeDir } : process.env;

@@ -28,7 +28,10 @@ const QUEUE_SETTINGS = {
 	// (QUEUE_WORKER_LOCK_DURATION, 60 s) lapses. README "Running at scale" has the window and the fix.
 	// Redis away for longer than this makes every n8n process exit (default 10 s).
 	QUEUE_BULL_REDIS_TIMEOUT_THRESHOLD: '30000',
-	// Manual runs from the editor also go to the workers, so main stays light.
+	// Manual runs from the editor also go to the workers, so main stays light: n8n 3.0's only
+	// behaviour, which 2.x gives with this switch (without it n8n 2.41 runs them on main, warns at
+	// startup, and its 3.0 migration report flags the instance). 3.0 removes the variable: drop this
+	// line once the oldest n8n this package supports is 3.x (docs/n8n-v3.md).
 	OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
 	QUEUE_HEALTH_CHECK_ACTIVE: 'true',
 };

@@ -1,0 +1,15 @@
+// resources.e2e.test.ts (every resource of the Card Gateway node in a real n8n against the sandbox,
+// and no card data at rest) again on the newest n8n 2.x, beside the pinned one: runtime.newest.ts.
+import { newest, skipUnlocked, useNewestRuntime } from './runtime.newest';
+
+// the same tests, their n8n on ports clear of the pinned run's
+jest.mock('./environment', () => require('./runtime.newest').onNewestPorts(jest.requireActual('./environment')));
+
+if (newest.locked) {
+	useNewestRuntime();
+	describe(`n8n ${newest.version} (newest)`, () => {
+		require('./resources.e2e.test');
+	});
+} else {
+	skipUnlocked('resources');
+}
