@@ -19,7 +19,8 @@ const { CardGatewayApi } = require(join(REPO, 'dist/credentials/CardGatewayApi.c
 const { CardGatewayEventTrigger } = require(join(REPO, 'dist/nodes/CardGatewayEventTrigger/CardGatewayEventTrigger.node.js'));
 const { alias: ALIASES } = require(join(REPO, 'dist/nodes/CardGateway/CardGateway.node.json'));
 const WORKFLOW: { id: string } & Record<string, unknown> = require('./editor/workflow.json');
-// A Return node ("Refund") and the trigger (the type the node panel offers).
+// A Return node ("Refund", Amount added), a Payout → Send node ("Payout", nothing filled in) and the
+// trigger (the type the node panel offers).
 const FINDING: { id: string } & Record<string, unknown> = require('./editor/finding.workflow.json');
 
 const PACKAGE = 'n8n-nodes-card-gateway';
@@ -235,17 +236,66 @@ test('the node panel finds the node by what an ops person types, and describes t
 	expect(node.description).not.toEqual(trigger.description);
 }, 120_000);
 
-test('Return: the Amount field says that leaving it empty returns everything that is left', async () => {
+/** The actions the node panel lists for the node, once a search found it and it was opened. */
+async function nodeActions(search: string, count: number): Promise<string[]> {
+	const creator = await editor.openNodeCreator(search);
+	await creator.locator('[data-test-id="node-creator-item-name"]', { hasText: new RegExp(`^${NODE}$`) }).first().click();
+	const names = creator.locator('[data-test-id="item-iterator-item"][data-keyboard-nav-type="action"] [data-test-id="node-creator-item-name"]');
+	await waitUntil(async () => (await names.count()) >= count, `the node's ${count} actions`);
+	const actions = (await names.allTextContents()).map((name) => name.trim());
+	await shots.take(page, `node-creator-actions-${search}`);
+	// Escape leaves the node's view first, then the panel.
+	for (let i = 0; i < 3 && (await creator.isVisible()); i++) {
+		await page.keyboard.press('Escape');
+		await creator.waitFor({ state: 'hidden', timeout: 2_000 }).catch(() => undefined);
+	}
+	return actions;
+}
+
+test('found by "refund" or "payout", the node lists its actions in ops words: "Refund a payment", "Send a payout"', async () => {
+	await editor.openWorkflow(WORKFLOW.id);
+	// n8n lists them by resource (A–Z, as the resource list), each resource's in the Operation menu's order.
+	const expected = RESOURCES.flatMap((resource) => {
+		const selector = node.properties.find((p) => p.name === 'operation' && (p.displayOptions?.show?.resource as string[] | undefined)?.includes(String(resource.value)));
+		return optionsOf(selector).map((option) => option.action ?? option.name);
+	});
+	expect(expected).toHaveLength(35);
+	for (const search of ['refund', 'payout']) {
+		const actions = await step(`actions-${search}`, () => nodeActions(search, expected.length));
+		expect(actions).toEqual(expected);
+		expect(actions).toEqual(expect.arrayContaining(['Refund a payment', 'Send a payout', 'Charge a card', 'Capture a held payment']));
+	}
+}, 120_000);
+
+test('Return: without adding Amount, a notice says no Amount refunds everything; the Amount field says it too', async () => {
 	await step('return-amount-hint', async () => {
 		await editor.openWorkflow(FINDING.id);
 		await editor.openNode('Refund');
 		expect(await editor.selected('operation')).toBe('Return');
+		// A top-level notice, above the order fields: no field has to be added to read it.
+		const notice = editor.ndv().getByText('with no Amount, the return refunds everything left on the order', { exact: false });
+		await notice.first().waitFor();
+		expect(await notice.count()).toBe(1);
+		expect(await editor.parameter('additionalFields').getByText('with no Amount', { exact: false }).count()).toBe(0);
 		// The hint renders next to the input (not inside its parameter-item): find it by its text.
 		await editor.parameter('amount').waitFor();
 		const hint = editor.ndv().getByText('to return everything that is left on the order');
 		await hint.first().waitFor();
 		expect(await hint.count()).toBe(1);
 		await shots.take(page, 'return-amount-hint');
+		await editor.closeNode();
+	});
+}, 60_000);
+
+test('Payout: with nothing filled in, a notice above Amount names the required destination and where to add it', async () => {
+	await step('payout-destination', async () => {
+		await editor.openWorkflow(FINDING.id);
+		await editor.openNode('Payout');
+		expect(await editor.selected('operation')).toBe('Send');
+		const notice = editor.ndv().getByText('Amount, Currency and a destination are required', { exact: false }).first();
+		await notice.waitFor();
+		await expect(notice.textContent()).resolves.toMatch(/Additional Fields below: a card \("Card Number", "Expiry Month", "Expiry Year"\) or a bank account \("Bank Account Number", "Bank Name"\)/);
+		await shots.take(page, 'payout-destination');
 		await editor.closeNode();
 	});
 }, 60_000);

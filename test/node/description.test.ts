@@ -119,7 +119,7 @@ it('Wait for Final Status and its two settings stand together in the A–Z optio
 it('Sale reads in sections; the parameter names stay what saved workflows hold', () => {
 	const sale = shown('payment', 'sale');
 	const headings = sale.filter((p) => p.type === 'notice' && p.name.endsWith('Section'));
-	expect(headings.map((p) => p.name)).toEqual(['cardNumberSection', 'emailSection', 'addressSection', 'redirectUrlSection']);
+	expect(headings.map((p) => p.name)).toEqual(['amountSection', 'cardNumberSection', 'emailSection', 'addressSection', 'redirectUrlSection']);
 	for (const heading of headings) {
 		expect(sale.indexOf(heading) + 1).toBe(sale.findIndex((p) => `${p.name}Section` === heading.name));
 	}
@@ -137,6 +137,73 @@ it("Return's Amount says that leaving it empty returns everything that is left",
 	expect(amount.description).toContain('Leave Amount and Currency empty to return everything that is left on the order');
 	const capture = (shown('payment', 'capture').find((p) => p.name === 'additionalFields')!.options as INodeProperties[]).find((o) => o.name === 'amount')!;
 	expect(capture.hint).toContain('capture everything still held');
+});
+
+it('required things are in sight: the payout destination is named above Amount, Amount and Currency are said to be required', () => {
+	for (const operation of ['send', 'sendV4', 'check']) {
+		const payout = shown('payout', operation);
+		const names = payout.map((p) => p.name);
+		const heading = payout.find((p) => p.name === 'amountSection')!;
+		// Top level, right above Amount: readable without opening Additional Fields.
+		expect(names.indexOf('amountSection') + 1).toBe(names.indexOf('amount'));
+		expect(heading.type).toBe('notice');
+		expect(heading.displayName).toMatch(/Amount, Currency and a destination are required/);
+		for (const field of ['Card Number', 'Expiry Month', 'Expiry Year', 'Bank Account Number', 'Bank Name', 'Additional Fields']) expect(heading.displayName).toContain(field);
+		expect(payout.filter((p) => p.required).map((p) => p.name)).toEqual(['amount', 'currency']);
+		// The destination stays where saved workflows hold it; its first field says what goes with it.
+		const additional = payout.find((p) => p.name === 'additionalFields')!.options as INodeProperties[];
+		expect(additional.map((o) => o.name)).toEqual(expect.arrayContaining(['cardNumber', 'expireMonth', 'expireYear', 'accountNumber', 'bankName']));
+		expect(additional.find((o) => o.name === 'cardNumber')!.hint).toMatch(/^Payout to a card: Expiry Month and Expiry Year/);
+		expect(additional.find((o) => o.name === 'accountNumber')!.hint).toMatch(/^Payout to a bank account: Bank Name/);
+	}
+	// Wherever Amount is a top-level parameter, the heading above it says Amount and Currency are required.
+	for (const [resource, operations] of Object.entries(CONTRACT)) {
+		for (const operation of operations) {
+			const parameters = shown(resource, operation);
+			const at = parameters.findIndex((p) => p.name === 'amount');
+			if (at < 0) continue;
+			expect({ resource, operation, required: parameters[at].required, heading: parameters[at - 1].name }).toEqual({ resource, operation, required: true, heading: 'amountSection' });
+			expect(parameters[at - 1].displayName).toMatch(/Amount and Currency are required|Amount, Currency and a destination are required/);
+		}
+	}
+});
+
+it('Return and Capture say, above the order fields, that no Amount means everything (no field to add first)', () => {
+	for (const [operation, says] of [
+		['return', /^<b>Full or partial refund<\/b>: with no Amount, the return refunds everything left on the order/],
+		['capture', /^<b>Full or partial capture<\/b>: with no Amount, the capture takes everything still held/],
+	] as const) {
+		const parameters = shown('payment', operation);
+		const heading = parameters.find((p) => p.name === 'merchantOrderIdSection')!;
+		expect(heading.type).toBe('notice');
+		expect(heading.displayName).toMatch(says);
+		expect(heading.displayName).toContain('add Amount and Currency under <b>Additional Fields</b>');
+		expect(parameters.indexOf(heading) + 1).toBe(parameters.findIndex((p) => p.name === 'merchantOrderId'));
+		// Amount and Currency stay optional, under Additional Fields, where saved workflows hold them.
+		expect((parameters.find((p) => p.name === 'additionalFields')!.options as INodeProperties[]).map((o) => o.name)).toEqual(['amount', 'comment', 'currency']);
+	}
+});
+
+it('the node panel lists the actions in ops words: "Refund a payment", "Send a payout", each action once', () => {
+	const actions = properties.filter((p) => p.name === 'operation').flatMap((p) => p.options as INodePropertyOptions[]);
+	expect(actions).toHaveLength(35);
+	const action = (resource: string, operation: string) =>
+		(properties.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource))!.options as INodePropertyOptions[]).find((o) => o.value === operation)!.action;
+	expect(action('payment', 'return')).toBe('Refund a payment');
+	expect(action('payout', 'send')).toBe('Send a payout');
+	expect(action('payment', 'sale')).toBe('Charge a card');
+	expect(action('payment', 'capture')).toBe('Capture a held payment');
+	expect(action('payment', 'void')).toBe('Cancel a payment before it settles');
+	expect(new Set(actions.map((o) => o.action)).size).toBe(35);
+	// Operation names (the Operation dropdown, the gateway's words) and values are unchanged.
+	expect(actions.find((o) => o.action === 'Refund a payment')).toMatchObject({ name: 'Return', value: 'return' });
+});
+
+it('Max Total per Run says it is per workflow execution, not per day', () => {
+	const option = (shown('payment', 'return').find((p) => p.name === 'options')!.options as INodeProperties[]).find((o) => o.name === 'maxTotalPerRun')!;
+	expect(option.displayName).toBe('Max Total per Run');
+	expect(option.hint).toMatch(/^Per workflow execution, not per day/);
+	expect(option.description).toContain('not a daily or account-wide cap');
 });
 
 it('codex file, with the words an ops person searches for', () => {

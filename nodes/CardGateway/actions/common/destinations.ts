@@ -14,6 +14,9 @@ const BANK_ACCOUNT: Endpoint = { what: 'a bank account', fields: [accountNumber,
 
 const names = (fields: readonly Field[]) => fields.map((field) => `"${field.property.displayName}"`).join(', ');
 
+/** The choices as the user reads them: a card ("Card Number", …) or a bank account (…). */
+const choicesText = (choices: readonly Endpoint[]) => choices.map((choice) => `${choice.what} (${names(choice.fields)})`).join(' or ');
+
 /**
  * Refuses, before anything is sent, a request that names none or more than one of the choices,
  * or only part of one: money must have exactly one complete place to go.
@@ -23,7 +26,7 @@ export function exactlyOne(role: string, choices: readonly Endpoint[]): (values:
 		const started = choices.filter((choice) => choice.fields.some((field) => values[field.property.name]));
 		if (started.length === 0) {
 			const first = choices[0].fields[0].property.displayName;
-			throw new GatewayInputError(first, `A ${role} is required: ${choices.map((choice) => `${choice.what} (${names(choice.fields)})`).join(' or ')}`);
+			throw new GatewayInputError(first, `A ${role} is required: ${choicesText(choices)}`);
 		}
 		if (started.length > 1) {
 			const [a, b] = started;
@@ -34,8 +37,16 @@ export function exactlyOne(role: string, choices: readonly Endpoint[]): (values:
 	};
 }
 
+const PAYOUT_DESTINATIONS = [CARD, BANK_ACCOUNT] as const;
+
 /** Payouts: a card or a bank account. */
-export const payoutDestination = exactlyOne('destination', [CARD, BANK_ACCOUNT]);
+export const payoutDestination = exactlyOne('destination', PAYOUT_DESTINATIONS);
+
+/**
+ * What the payout form says above Amount, where no click is needed to read it: the destination is
+ * required although its fields sit under Additional Fields (where saved workflows keep them).
+ */
+export const PAYOUT_DESTINATION_HEADING = `<b>Payout</b>: Amount, Currency and a destination are required. Add the destination under <b>Additional Fields</b> below: ${choicesText(PAYOUT_DESTINATIONS)}.`;
 
 const transferDestination = exactlyOne('destination', [
 	{ what: 'a card number', fields: [destinationCardNumber] },

@@ -136,15 +136,22 @@ export const orderDescription = defineField('order_desc', 'text', {
 
 // ── Money ─────────────────────────────────────────────────────────────────────────────────────
 
-export const amount = defineField('amount', 'amount', {
-	displayName: 'Amount',
-	name: 'amount',
-	type: 'string',
-	default: '',
-	placeholder: 'e.g. 10.50',
-	description:
-		'Decimal amount in major units with a dot, such as 10.50 (no more decimals than the currency has). Text rather than a number, so that no rounding happens.',
-});
+/**
+ * n8n's editor marks no parameter as required (it only flags an empty one): where Amount is a
+ * top-level parameter, the heading above it says that it and Currency are.
+ */
+export const amount: Field = {
+	section: '<b>Money</b>: Amount and Currency are required',
+	...defineField('amount', 'amount', {
+		displayName: 'Amount',
+		name: 'amount',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 10.50',
+		description:
+			'Decimal amount in major units with a dot, such as 10.50 (no more decimals than the currency has). Text rather than a number, so that no rounding happens.',
+	}),
+};
 
 export const currency = defineField('currency', 'currency', {
 	displayName: 'Currency',

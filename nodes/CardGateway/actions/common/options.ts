@@ -87,8 +87,9 @@ const ALL_OPTIONS: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. 5000.00 or 5000 USD, 4500 EUR',
+		hint: 'Per workflow execution, not per day: every execution (each trigger, schedule tick or manual run) starts again from zero',
 		description:
-			'What this node may move in total in one workflow execution, per currency: items in flight count, and so do earlier runs of the node in the same execution (every batch of a loop). Once an item would pass it, that item and every item after it are refused before anything is sent for them. Read from the first item.',
+			'What this node may move in total in one workflow execution, per currency: items in flight count, and so do earlier runs of the node in the same execution (every batch of a loop). Once an item would pass it, that item and every item after it are refused before anything is sent for them. It is not a daily or account-wide cap: the next execution may move the same total again. Read from the first item.',
 	},
 	{
 		displayName: 'Signature Scheme',

@@ -1,13 +1,15 @@
 import { GatewayInputError } from '../../../shared/protocol/errors';
 
 import {
-	BANK,
 	CALLBACKS,
 	CARD,
 	CUSTOMER,
 	CUSTOMER_EXTRA,
 	MONEY,
+	accountNumber,
 	amount,
+	bankBranch,
+	bankName,
 	cardNumber,
 	cardReferenceId,
 	cardholderName,
@@ -26,9 +28,11 @@ import {
 	purpose,
 	recurrentScenario,
 	redirectUrl,
+	routingNumber,
 	sourceCardReferenceId,
 } from './fields';
-import { payoutDestination } from './destinations';
+import { PAYOUT_DESTINATION_HEADING, payoutDestination } from './destinations';
+import type { Field } from './fields';
 import type { CheckedValues, OperationSpec } from './operation';
 
 /** The request shape several operations share: which fields, and how the order is treated. */
@@ -67,12 +71,19 @@ export const VERIFICATION_FORM: RequestShape = {
 	optional: [...CUSTOMER_EXTRA, purpose, ...CALLBACKS],
 };
 
+/** The field with a hint below its input (the parameter's name, and so saved values, unchanged). */
+function withHint(field: Field, hint: string): Field {
+	return { ...field, property: { ...field.property, hint } };
+}
+
 /**
- * Capture and return: the whole amount, or a part of it. The Amount field says, below the input,
- * what leaving it empty does (`whenEmpty`), with the fine print (`detail`) in its description.
+ * Capture and return: the whole amount, or a part of it. Amount and Currency stay under Additional
+ * Fields (saved workflows keep them there), so what leaving them out does is said twice: in a
+ * heading above the order fields (`heading`), readable without adding anything, and below the
+ * Amount input once it is added (`whenEmpty`), with the fine print (`detail`) in its description.
  */
-function partialFollowUp(whenEmpty: string, detail = ''): RequestShape {
-	const partial = {
+function partialFollowUp(heading: string, whenEmpty: string, detail = ''): RequestShape {
+	const partial: Field = {
 		...amount,
 		property: {
 			...amount.property,
@@ -81,7 +92,7 @@ function partialFollowUp(whenEmpty: string, detail = ''): RequestShape {
 		},
 	};
 	return {
-		required: [merchantOrderId, gatewayOrderId],
+		required: [{ ...merchantOrderId, section: heading }, gatewayOrderId],
 		optional: [partial, currency, comment],
 		waitable: true,
 		refine: amountWithCurrency,
@@ -89,9 +100,13 @@ function partialFollowUp(whenEmpty: string, detail = ''): RequestShape {
 }
 
 /** Capture: all of a preauthorization's hold, or a part of it. */
-export const PARTIAL_FOLLOW_UP = partialFollowUp('capture everything still held');
+export const PARTIAL_FOLLOW_UP = partialFollowUp(
+	'<b>Full or partial capture</b>: with no Amount, the capture takes everything still held. To capture only a part, add Amount and Currency under <b>Additional Fields</b> below.',
+	'capture everything still held',
+);
 /** Return: everything left on the order, or a part of it. */
 export const RETURN_FOLLOW_UP = partialFollowUp(
+	'<b>Full or partial refund</b>: with no Amount, the return refunds everything left on the order (on a preauthorization that was never captured, it releases the whole hold). To refund only a part, add Amount and Currency under <b>Additional Fields</b> below.',
 	'return everything that is left on the order',
 	'On a preauthorization that was never captured, a return releases the whole hold instead.',
 );
@@ -108,10 +123,28 @@ export const REBILL: RequestShape = {
 	waitable: true,
 };
 
-/** Payouts to a card or a bank account. */
+/**
+ * Payouts to a card or a bank account. The destination is required (refine), but its fields stay
+ * under Additional Fields, where saved workflows hold their values: the heading above Amount says
+ * so without a click, and the first field of each destination says, once added, what goes with it.
+ */
 export const PAYOUT: RequestShape = {
-	required: [newMerchantOrderId, ...MONEY],
-	optional: [orderDescription, ipAddress, purpose, cardNumber, expireMonth, expireYear, cardholderName, ...BANK, redirectUrl, ...CALLBACKS],
+	required: [newMerchantOrderId, { ...amount, section: PAYOUT_DESTINATION_HEADING }, currency],
+	optional: [
+		orderDescription,
+		ipAddress,
+		purpose,
+		withHint(cardNumber, 'Payout to a card: Expiry Month and Expiry Year are required with it'),
+		expireMonth,
+		expireYear,
+		cardholderName,
+		withHint(accountNumber, 'Payout to a bank account: Bank Name is required with it'),
+		bankName,
+		bankBranch,
+		routingNumber,
+		redirectUrl,
+		...CALLBACKS,
+	],
 	waitable: true,
 	refine: payoutDestination,
 };

@@ -45,7 +45,7 @@ async function completeFullCapture(ctx: IExecuteFunctions, step: PrepareStep): P
 
 export default defineOperation({
 	gateway: 'capture',
-	menu: { name: 'Capture', description: 'Settle a preauthorized amount, in full or in part', action: 'Capture a preauthorized payment' },
+	menu: { name: 'Capture', description: 'Settle a preauthorized amount, in full or in part', action: 'Capture a held payment' },
 	...PARTIAL_FOLLOW_UP,
 	prepare: completeFullCapture,
 });

@@ -3,6 +3,6 @@ import { CARD_VERIFICATION } from '../common/requests';
 
 export default defineOperation({
 	gateway: 'accountVerification',
-	menu: { name: 'Verify Account', description: 'Check with a zero-amount authorization that a card is in good standing', action: 'Verify a card account' },
+	menu: { name: 'Verify Account', description: 'Check with a zero-amount authorization that a card is in good standing', action: 'Check that a card is valid' },
 	...CARD_VERIFICATION,
 });
