@@ -7,6 +7,23 @@
 //   node bench/inprocess.js [--quick] [--profile-cell=getStatus:20:64]
 // --profile-cell runs that one cell and profiles our run and the helper's run apart (node:inspector):
 // profiles in bench/out/prof/, split by bench/profile-split.js into engine, n8n APIs we call and our code.
+require('./cli').checkArgs(
+	`Usage: node bench/inprocess.js [--quick] [--profile-cell=<op>:<latency>:<c>]
+
+The bulk job in process: n8n-core's WorkflowExecute runs Start → Card Gateway over the built dist/
+(npm run build first) against the sandbox in a process of its own; no n8n server, webhook,
+database or task runner. Every cell (op getStatus or return × added latency 0, 20, 100 ms ×
+concurrency 1, 4, 16, 64) beside n8n's request helper alone. Writes bench/out/inprocess.json.
+
+Flags:
+  --quick                       1 run per cell instead of 3, at most 1,000 items: writes
+                                bench/out/inprocess.quick.json
+  --profile-cell=<op>:<ms>:<c>  one cell only, e.g. getStatus:20:64: our run and the helper's run
+                                profiled apart (node:inspector), profiles in bench/out/prof/, the
+                                split printed (bench/profile-split.js); saves no results
+  -h, --help                    this text`,
+	{ flags: ['--quick', '--profile-cell='] },
+);
 const fs = require('node:fs');
 const inspector = require('node:inspector');
 const os = require('node:os');

@@ -66,6 +66,18 @@ function printSplit(title, split, items) {
 }
 
 if (require.main === module) {
+	require('./cli').checkArgs(
+		`Usage: node bench/profile-split.js <file.cpuprofile> [items]
+
+Splits a .cpuprofile of a bulk run (bench/inprocess.js --profile-cell writes them) by call stack:
+ours (our dist/ code and what it calls outside n8n), n8n API <name> (the n8n function our code
+called), request helper (async), engine, garbage collector, program.
+
+Arguments:
+  <file.cpuprofile>   the profile
+  [items]             how many items it covers: adds ms per item`,
+		{ positionals: [1, 2] },
+	);
 	const [file, items] = process.argv.slice(2);
 	printSplit(file, splitProfile(JSON.parse(fs.readFileSync(file, 'utf8'))), Number(items) || 0);
 }

@@ -1,6 +1,22 @@
 'use strict';
 // Summarises a .cpuprofile (node --cpu-prof): self time by function and by package/file.
 //   node bench/profile-top.js <file.cpuprofile> [top=25] [filter-substring]
+require('./cli').checkArgs(
+	`Usage: node bench/profile-top.js <file.cpuprofile> [top] [filter]
+
+Summarises a .cpuprofile (node --cpu-prof, bench/real-n8n.js --profile): self time by function
+and by package or file.
+
+Arguments:
+  <file.cpuprofile>   the profile
+  [top]               rows per table (default 25)
+  [filter]            only functions whose "name file:line" contains this text
+
+Environment:
+  BENCH_INCLUSIVE=<name>,…   also print the inclusive time of the functions with these names
+                             (recursion counted once)`,
+	{ positionals: [1, 3] },
+);
 const fs = require('node:fs');
 
 const [file, topArg, filter] = process.argv.slice(2);

@@ -5,6 +5,20 @@
 // in one run on this machine. Writes bench/out/queue.json; bench/run.js turns it into RESULTS.md.
 //
 //   node bench/queue.js [--quick]
+require('./cli').checkArgs(
+	`Usage: node bench/queue.js [--quick]
+
+Sizing n8n's queue mode: CPU per callback and per bulk item in each role (webhook process,
+worker, main, PostgreSQL, Redis) and callbacks/s of queue mode vs one n8n on SQLite, one after
+the other in one run. Needs the built package (npm run build), the pinned n8n runtime
+(installed on first use), PostgreSQL and Redis (apt-get when missing). Writes bench/out/queue.json.
+
+Flags:
+  --quick      300 callbacks and 300 bulk items instead of 1,000 and 2,000: writes
+               bench/out/queue.quick.json
+  -h, --help   this text`,
+	{ flags: ['--quick'] },
+);
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');

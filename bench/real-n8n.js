@@ -4,6 +4,30 @@
 // verifier, added latency). Writes bench/out/real-n8n.json; bench/run.js turns it into RESULTS.md.
 //
 //   node bench/real-n8n.js [--quick] [--only=bulk,trigger,triggerLazy,memory] [--cell=op:latency:c] [--routes=ours,stock,stockAuth,stockJwt] [--profile]
+require('./cli').checkArgs(
+	`Usage: node bench/real-n8n.js [--quick] [--only=<parts>] [--cell=<op>:<ms>:<c>] [--routes=<routes>] [--profile]
+
+Bulk, trigger and memory benchmarks inside a real n8n 2.41.1 (the pinned runtime, installed on
+first use) with the package installed as users install it (npm run build first), against the
+sandbox gateway in a process of its own. Writes bench/out/real-n8n.json; a part run alone
+(--only) replaces only that part of it.
+
+Flags:
+  --quick                1 run instead of 3, fewer items: writes bench/out/real-n8n.quick.json
+  --only=<parts>         run only these parts: bulk, trigger, triggerLazy, memory (default: all)
+  --cell=<op>:<ms>:<c>   diagnosis: one bulk cell only, e.g. return:100:16 (op getStatus or
+                         return, added latency 20 or 100 ms, concurrency 1, 4, 16 or 64)
+  --routes=<routes>      diagnosis: only these trigger routes: ours, stock, stockAuth, stockJwt
+  --profile              diagnosis: n8n runs under --cpu-prof; profiles land in bench/out/prof/
+                         when n8n stops (read them with bench/profile-top.js or profile-split.js)
+  -h, --help             this text
+
+A diagnosis run (--cell, --routes or --profile) prints what it measures and saves nothing.`,
+	{
+		flags: ['--quick', '--only=', '--cell=', '--routes=', '--profile'],
+		choices: { '--only=': ['bulk', 'trigger', 'triggerLazy', 'memory'], '--routes=': ['ours', 'stock', 'stockAuth', 'stockJwt'] },
+	},
+);
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');

@@ -3,6 +3,27 @@
 // each other's CPU), then writes bench/RESULTS.md from bench/out/*.json.
 //
 //   node bench/run.js [--quick] [--report-only] [--skip=signing,inprocess,real-n8n,queue]
+require('./cli').checkArgs(
+	`Usage: npm run bench [-- <flags>]          (or: node bench/run.js [flags])
+
+Runs every benchmark in its own process, one after the other (signing, inprocess, real-n8n,
+queue), then writes bench/RESULTS.md from bench/out/*.json. The full run takes over an hour
+(last full run: signing under a minute, in-process about 25 minutes, real n8n about 45; queue
+mode several minutes). Needs the built package (npm run build); real-n8n and queue install the
+pinned n8n runtime on first use, queue also PostgreSQL and Redis (apt-get when missing).
+
+Flags:
+  --quick           smaller runs of every part (fewer runs and items), a smoke test: writes
+                    bench/out/*.quick.json and bench/RESULTS.quick.md, never RESULTS.md
+  --report-only     run nothing: rewrite bench/RESULTS.md (with --quick: RESULTS.quick.md)
+                    from what bench/out/ holds
+  --skip=<parts>    comma-separated parts not to run: signing, inprocess, real-n8n, queue
+                    (their last saved results still go into the report)
+  -h, --help        this text
+
+Each part runs alone too: node bench/<part>.js --help. bench/README.md lists every script.`,
+	{ flags: ['--quick', '--report-only', '--skip='], choices: { '--skip=': ['signing', 'inprocess', 'real-n8n', 'queue'] } },
+);
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');

@@ -9,6 +9,13 @@
 const { fork } = require('node:child_process');
 
 if (require.main === module) {
+	require('./cli').checkArgs(
+		`Usage: not run by hand. The benchmarks fork it (startSandboxProcess in this file) to run the
+sandbox gateway in a process of its own, as a real gateway is; its one argument is the
+verifier (node or forge), and it talks to its parent over IPC.
+To run the sandbox yourself: npm run sandbox.`,
+		{ positionals: [0, 1] },
+	);
 	const { startSandbox } = require('../sandbox');
 	startSandbox({ port: 0, quiet: true, verifier: process.argv[2], latencyMs: 0 }).then((sandbox) => {
 		let inFlight = 0;

@@ -5,6 +5,18 @@
 //
 //   node bench/sandbox-rate.js            full run, writes bench/SANDBOX.md
 //   node bench/sandbox-rate.js --quick    small smoke run, prints only
+require('./cli').checkArgs(
+	`Usage: npm run bench:sandbox [-- --quick]     (or: node bench/sandbox-rate.js [--quick])
+
+Request rate the sandbox gateway sustains on loopback: the sandbox in a process of its own, this
+process an undici client, every request signed before the clock starts. Not part of npm run bench.
+
+Flags:
+  (none)       full run (3 runs per scenario): writes bench/SANDBOX.md
+  --quick      small smoke run (1 run, a few hundred requests): prints only
+  -h, --help   this text`,
+	{ flags: ['--quick'] },
+);
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');

@@ -4,6 +4,18 @@
 // node:crypto vs node-forge as the reference. Writes bench/out/signing.json.
 //
 //   node bench/signing.js [--quick]
+require('./cli').checkArgs(
+	`Usage: node bench/signing.js [--quick]
+
+Signing cost per request: SHA-1 control, OAuth HMAC-SHA1, OAuth RSA-SHA256 2048/4096, through the
+package's own protocol code (dist/: npm run build first), the key parsed once per execution vs per
+item, node:crypto vs node-forge. Writes bench/out/signing.json.
+
+Flags:
+  --quick      1 run instead of 5, a tenth of the calls: writes bench/out/signing.quick.json
+  -h, --help   this text`,
+	{ flags: ['--quick'] },
+);
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
