@@ -1,13 +1,23 @@
 'use strict';
 // `npm run demo`: n8n with this package installed as a community package, the gateway sandbox, the
-// sandbox credential and the example workflows, all on loopback. Ctrl-C, SIGTERM (also sent to
-// `npm run`) or the end of the parent process stops everything it started.
-// The first run installs Node 24 and the pinned n8n into .runtime/ (about 6 minutes); later runs
-// reuse it. N8N_RUNTIME points it at a runtime installed elsewhere (scripts/install-runtime.sh).
+// sandbox credential and the example workflows, all on loopback. Ctrl-C, SIGINT, SIGTERM or SIGHUP
+// (to this process or to `npm run`, whose script `exec`s this one so that npm's forwarded signals
+// reach it) or the end of the parent process stops everything it started.
+// Missing dependencies are installed first (scripts/ensure-deps.js: `npm ci`). The first run
+// installs Node 24 and the pinned n8n into .runtime/ (a few minutes); later runs reuse it.
+// N8N_RUNTIME points it at a runtime installed elsewhere (scripts/install-runtime.sh).
 const { execFile } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const { promisify } = require('node:util');
+
+// Before anything is required from node_modules/ (the sandbox needs node-forge; the build, TypeScript).
+try {
+	require('./ensure-deps').ensureDependencies({ log: (line) => process.stdout.write(`[demo] ${line}\n`) });
+} catch (error) {
+	process.stderr.write(`[demo] ${error.message}\n`);
+	process.exit(1);
+}
 
 const { N8nInstance, ensureRuntime, packPackage, productionWebhooks, REPO } = require('../e2e/n8n');
 const { seedDemoOrders } = require('../e2e/seed');
@@ -34,13 +44,56 @@ async function stop(reason, code = 0) {
 	process.exit(code);
 }
 
-// npm passes SIGTERM to the shell that runs this script, and the shell dies without passing it on:
-// this process is then re-parented. Noticing that is the only way to stop with `kill <npm pid>`.
+// npm forwards SIGINT and SIGTERM to its script; the script `exec`s this process, so they arrive
+// here. Run through a shell that stays in between (`sh -c "node scripts/demo.js"`), SIGTERM kills
+// the shell and SIGINT stays with it: then only the re-parenting shows, and it stops the demo too.
 function stopWhenOrphaned() {
 	const parent = process.ppid;
 	setInterval(() => {
 		if (process.ppid !== parent) void stop('the parent process (npm run) ended');
 	}, 500).unref();
+}
+
+/** Every live descendant of a process, from /proc (Linux; elsewhere none). */
+function descendants(root) {
+	const children = new Map();
+	let entries = [];
+	try {
+		entries = fs.readdirSync('/proc');
+	} catch {
+		return [];
+	}
+	for (const entry of entries) {
+		if (!/^\d+$/.test(entry)) continue;
+		try {
+			// The command name may hold spaces and parentheses: the parent pid follows the last ")".
+			const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+			const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+			children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
+		} catch {
+			// the process ended while we looked
+		}
+	}
+	const found = [];
+	for (const queue = [root]; queue.length; ) {
+		for (const pid of children.get(queue.shift()) ?? []) {
+			found.push(pid);
+			queue.push(pid);
+		}
+	}
+	return found;
+}
+
+/** Stops a process and what it started (the runtime installer runs npm, which runs more). */
+function stopTree(pid) {
+	// Listed before the first kill: a child whose parent died is re-parented and out of reach.
+	for (const each of [...descendants(pid).reverse(), pid]) {
+		try {
+			process.kill(each, 'SIGTERM');
+		} catch {
+			// already gone
+		}
+	}
 }
 
 /** Runs a long step, saying every 20 s that it is still running. */
@@ -55,19 +108,34 @@ async function step(what, work) {
 	}
 }
 
+const minutes = (ms) => (ms < 60_000 ? `${Math.round(ms / 1000)} s` : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`);
+
+/** The pinned n8n runtime: reused when an earlier install finished, else installed (and timed). */
+async function n8nRuntime(folder) {
+	// install-runtime.sh marks a finished install with .complete and reuses it as it is.
+	if (fs.existsSync(path.join(folder, '.complete'))) {
+		log(`n8n runtime: ${folder} (installed earlier, reused)`);
+		return await ensureRuntime(folder);
+	}
+	const began = Date.now();
+	const runtime = await step(`installing the n8n runtime into ${folder} (Node 24 + n8n 2.41.1: once, a few minutes)`, () =>
+		ensureRuntime(folder, (installer) => {
+			// The installer reports its stages ("[runtime] …") on stderr.
+			installer.stderr.on('data', (chunk) => process.stderr.write(chunk));
+			started.push(async () => stopTree(installer.pid));
+		}),
+	);
+	log(`n8n runtime installed in ${minutes(Date.now() - began)}; later runs reuse it`);
+	return runtime;
+}
+
 async function main() {
 	process.on('SIGINT', () => void stop('SIGINT'));
 	process.on('SIGTERM', () => void stop('SIGTERM'));
 	process.on('SIGHUP', () => void stop('SIGHUP'));
 	stopWhenOrphaned();
 
-	const runtime = await step('checking the n8n runtime (first run: installs Node 24 + n8n 2.41.1, about 6 minutes)', () =>
-		ensureRuntime(process.env.N8N_RUNTIME || path.join(RUNTIME_DIR, 'n8n-runtime'), (installer) => {
-			// The installer reports its stages ("[runtime] …") on stderr.
-			installer.stderr.on('data', (chunk) => process.stderr.write(chunk));
-			started.push(async () => installer.kill('SIGTERM'));
-		}),
-	);
+	const runtime = await n8nRuntime(process.env.N8N_RUNTIME || path.join(RUNTIME_DIR, 'n8n-runtime'));
 	await step('building the package', () => promisify(execFile)('npm', ['run', 'build'], { cwd: REPO }));
 	const tarball = await packPackage(path.join(RUNTIME_DIR, 'demo-package'));
 
@@ -100,7 +168,7 @@ async function main() {
 	log(`login:      ${n8n.owner.email} / ${n8n.owner.password}`);
 	log(`sandbox:    ${sandbox.url}/sandbox/orders, /ledger, /callbacks, /sink`);
 	log('Open "Bulk refund", "Payout run" or "Reconciliation" and press Execute; see examples/README.md for the others.');
-	log('Ctrl-C stops n8n and the sandbox.');
+	log(`Ctrl-C stops n8n and the sandbox (or send SIGINT or SIGTERM to this process, ${process.pid}, or to npm run).`);
 }
 
 main().catch((error) => {

@@ -8,8 +8,8 @@
 //   node scripts/ensure-deps.js --check    only list what is missing (exit 1 if anything is)
 //
 // "Missing": a package of the lockfile (optional ones and links aside) whose folder has no
-// package.json, or another version than the lockfile's. One look per package: about 1,000 small
-// reads, a few tens of milliseconds.
+// package.json, or another version than the lockfile's. One look per package: under 900 small
+// reads, about 0.1 s.
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -39,8 +39,12 @@ function missingDependencies(repo = REPO) {
 function ensureDependencies({ repo = REPO, log = (line) => process.stderr.write(`[deps] ${line}\n`) } = {}) {
 	const missing = missingDependencies(repo);
 	if (!missing.length) return false;
-	const shown = missing.slice(0, 3).join(', ') + (missing.length > 3 ? ` and ${missing.length - 3} more` : '');
-	log(`node_modules/ lacks ${missing.length} package(s) of package-lock.json (${shown}): running npm ci`);
+	if (!fs.existsSync(path.join(repo, 'node_modules'))) {
+		log('no node_modules/ yet: installing the dependencies with npm ci (once, about a minute)');
+	} else {
+		const shown = missing.slice(0, 3).join(', ') + (missing.length > 3 ? ` and ${missing.length - 3} more` : '');
+		log(`node_modules/ lacks ${missing.length} package(s) of package-lock.json (${shown}): running npm ci`);
+	}
 	const began = Date.now();
 	// --include=dev: everything here (build, tests, demo) needs the dev dependencies, whatever NODE_ENV says.
 	const npm = spawnSync('npm', ['ci', '--include=dev', '--no-audit', '--no-fund'], { cwd: repo, stdio: 'inherit' });
