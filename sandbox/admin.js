@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 // Sandbox-only routes under /sandbox/: the admin API (JSON) and the browser pages (fake ACS, hosted
 // form). Nothing here exists on a real gateway.
@@ -7,6 +8,15 @@ const { showFormPage, submitFormPage } = require('./engine/forms');
 const { mintToken } = require('./engine/hosted-fields');
 const { showAcsPage, submitAcsPage } = require('./engine/three-d-secure');
 
+/** @typedef {import('node:http').IncomingMessage} IncomingMessage */
+/** @typedef {(req: IncomingMessage) => Promise<Buffer>} ReadBody */
+
+/**
+ * A JSON (or form-encoded) body; {} when empty.
+ * @param {IncomingMessage} req
+ * @param {ReadBody} readBody
+ * @returns {Promise<any>}
+ */
 function readJson(req, readBody) {
 	return readBody(req).then((buf) => {
 		const text = buf.toString('utf8').trim();
@@ -18,15 +28,30 @@ function readJson(req, readBody) {
 	});
 }
 
+/**
+ * A form body: the first value of each field, trimmed.
+ * @param {IncomingMessage} req
+ * @param {ReadBody} readBody
+ * @returns {Promise<Record<string, string>>}
+ */
 function readForm(req, readBody) {
 	return readBody(req).then((buf) => {
+		/** @type {Record<string, string>} */
 		const out = {};
 		for (const [k, v] of new URLSearchParams(buf.toString('utf8'))) if (!(k in out)) out[k] = v.trim();
 		return out;
 	});
 }
 
-/** Returns the HTTP status it answered with. */
+/**
+ * Returns the HTTP status it answered with.
+ * @param {import('./server').SandboxServer} srv
+ * @param {IncomingMessage} req
+ * @param {import('node:http').ServerResponse} res
+ * @param {string} path
+ * @param {string} query
+ * @returns {Promise<number>}
+ */
 async function handleAdmin(srv, req, res, path, query) {
 	const readBody = srv.readBody;
 	const gateway = srv.gateway;
@@ -38,10 +63,11 @@ async function handleAdmin(srv, req, res, path, query) {
 	const q = new URLSearchParams(query);
 	const base = srv.baseUrl(req);
 	const notFound = () => reply.sendJson(res, 404, { error: `No route ${method} ${path}` });
+	/** @param {() => number} fn */
 	const guard = (fn) => {
 		try {
 			return fn();
-		} catch (e) {
+		} catch (/** @type {any} */ e) {
 			if (e && e.code && e.type) {
 				const status = e.code === 3 ? 404 : e.code === 1 ? 400 : 409;
 				return reply.sendJson(res, status, { error: e.message, code: e.code });
@@ -76,11 +102,12 @@ async function handleAdmin(srv, req, res, path, query) {
 
 	// Admin API ----------------------------------------------------------------------
 	const route = `${method} ${parts.map((p, i) => (i === 1 && ['orders', 'callbacks', 'faults'].includes(parts[0]) ? ':id' : p)).join('/')}`;
+	/** @type {any} */
 	let body = {};
 	if (method === 'POST' || method === 'DELETE') {
 		try {
 			body = await readJson(req, readBody);
-		} catch (e) {
+		} catch (/** @type {any} */ e) {
 			return reply.sendJson(res, 400, { error: `Bad JSON body: ${e.message}` });
 		}
 	}
@@ -149,9 +176,9 @@ async function handleAdmin(srv, req, res, path, query) {
 		case 'POST faults': {
 			const specs = Array.isArray(body) ? body : Array.isArray(body.faults) ? body.faults : [body];
 			try {
-				const added = specs.map((s) => faults.add(s));
+				const added = specs.map((/** @type {any} */ s) => faults.add(s));
 				return reply.sendJson(res, 200, { faults: added });
-			} catch (e) {
+			} catch (/** @type {any} */ e) {
 				return reply.sendJson(res, 400, { error: e.message });
 			}
 		}

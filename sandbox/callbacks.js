@@ -1,15 +1,59 @@
+// @ts-check
 'use strict';
 // Server callbacks (gateway → merchant): HTTP GET with the outcome in the query string (the
 // documented way; `callbackMethod: 'POST'` sends the same fields as a form body instead), retried on
 // a compressed schedule until the merchant answers 200. Every attempt is recorded for the admin API.
 const { Agent, request } = require('undici');
 
+/**
+ * A callback the engine queues (engine/callbacks.js).
+ * @typedef {object} CallbackToSend
+ * @property {string} orderid
+ * @property {string} clientOrderId
+ * @property {string | undefined} type
+ * @property {string[]} urls
+ * @property {Record<string, string>} params        without control
+ * @property {(params: Record<string, string>, wrong: boolean) => string} sign   → control
+ * @property {import('./engine/types').CommandName} [definition]
+ */
+
+/**
+ * @typedef {object} Attempt
+ * @property {number} n
+ * @property {string} at
+ * @property {string} method
+ * @property {number} [httpStatus]
+ * @property {string} [error]
+ * @property {number} [ms]
+ */
+
+/**
+ * One delivery to one URL, with its attempts (the admin API lists them).
+ * @typedef {object} Delivery
+ * @property {string} id
+ * @property {string} orderid
+ * @property {string} client_orderid
+ * @property {string | undefined} type
+ * @property {string} status
+ * @property {string} url
+ * @property {Record<string, string>} params
+ * @property {string} state        pending, held, delivered, failed
+ * @property {boolean} delivered
+ * @property {Attempt[]} attempts
+ * @property {string} createdAt
+ * @property {boolean} [duplicate]
+ * @property {boolean} [wrongControl]
+ * @property {string} [replayOf]
+ */
+
 class Callbacks {
 	/**
-	 * opts: { retry: { attempts, delaysMs }, timeoutMs, faults, method: 'GET' | 'POST' }
+	 * @param {{ retry: { attempts: number, delaysMs: number[] }, timeoutMs: number,
+	 *   faults: import('./faults').Faults, method: string }} opts   method: 'GET' (default) or 'POST'
 	 */
 	constructor(opts) {
 		this.retry = opts.retry;
+		/** @type {'GET' | 'POST'} */
 		this.method = opts.method === 'POST' ? 'POST' : 'GET';
 		this.timeoutMs = opts.timeoutMs;
 		this.faults = opts.faults;
@@ -17,8 +61,10 @@ class Callbacks {
 		this.timers = new Set();
 		this.closed = false;
 		this.seq = 0;
+		/** @type {Delivery[]} */
 		this.deliveries = [];
-		this.held = new Map(); // orderid → held delivery (out-of-order fault)
+		/** @type {Map<string, { release: () => void, deliveries: Delivery[] }>} orderid → held deliveries (out-of-order fault) */
+		this.held = new Map();
 	}
 
 	reset() {
@@ -30,7 +76,8 @@ class Callbacks {
 
 	/**
 	 * Queue a callback for each URL.
-	 * cb: { orderid, clientOrderId, type, urls: [url], params (without control), sign(params, wrong) → control, definition }
+	 * @param {CallbackToSend} cb
+	 * @returns {Delivery[]}
 	 */
 	enqueue(cb) {
 		const urls = [...new Set(cb.urls.filter(Boolean))];
@@ -40,6 +87,7 @@ class Callbacks {
 		const wrong = this.faults.take('wrong-control-callback', definition);
 		const outOfOrder = this.faults.take('out-of-order-callbacks', definition);
 		const params = { ...cb.params, control: cb.sign(cb.params, Boolean(wrong)) };
+		/** @type {Delivery[]} */
 		const created = [];
 		for (const url of urls) {
 			const copies = duplicate ? 2 : 1;
@@ -70,7 +118,15 @@ class Callbacks {
 		return created;
 	}
 
+	/**
+	 * @param {{ orderid: string, clientOrderId: string, type: string | undefined }} cb
+	 * @param {string} url
+	 * @param {Record<string, string>} params
+	 * @param {{ duplicate?: boolean, wrongControl?: boolean, replayOf?: string }} flags
+	 * @returns {Delivery}
+	 */
 	create(cb, url, params, flags) {
+		/** @type {Delivery} */
 		const d = {
 			id: String(++this.seq),
 			orderid: cb.orderid,
@@ -89,7 +145,10 @@ class Callbacks {
 		return d;
 	}
 
-	/** Re-send a recorded delivery as a new delivery (same parameters). */
+	/**
+	 * Re-send a recorded delivery as a new delivery (same parameters).
+	 * @param {string} id
+	 */
 	replay(id) {
 		const orig = this.deliveries.find((d) => d.id === String(id));
 		if (!orig) return null;
@@ -100,6 +159,10 @@ class Callbacks {
 		return d;
 	}
 
+	/**
+	 * @param {() => void} fn
+	 * @param {number} ms
+	 */
 	later(fn, ms) {
 		if (this.closed) return;
 		const t = setTimeout(() => {
@@ -109,14 +172,20 @@ class Callbacks {
 		this.timers.add(t);
 	}
 
-	/** Runs the attempts; resolves after the first attempt (so ordering faults can chain on it). */
+	/**
+	 * Runs the attempts; resolves after the first attempt (so ordering faults can chain on it).
+	 * @param {Delivery} d
+	 * @returns {Promise<void>}
+	 */
 	start(d) {
 		d.state = 'pending';
 		return new Promise((resolveFirst) => {
+			/** @param {number} n */
 			const attempt = async (n) => {
 				if (this.closed) return resolveFirst();
 				const url = new URL(d.url);
 				const form = new URLSearchParams(d.params);
+				/** @type {{ method: 'GET' | 'POST', dispatcher: Agent, body?: string, headers?: Record<string, string> }} */
 				const init = { method: this.method, dispatcher: this.agent };
 				if (this.method === 'POST') {
 					init.body = form.toString();
@@ -125,12 +194,13 @@ class Callbacks {
 					for (const [k, v] of form) url.searchParams.append(k, v);
 				}
 				const started = Date.now();
+				/** @type {Attempt} */
 				const rec = { n, at: new Date(started).toISOString(), method: this.method };
 				try {
 					const r = await request(url, init);
 					await r.body.dump();
 					rec.httpStatus = r.statusCode;
-				} catch (e) {
+				} catch (/** @type {any} */ e) {
 					rec.error = e.code || e.message;
 				}
 				rec.ms = Date.now() - started;

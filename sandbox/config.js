@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 // Loads the sandbox configuration (merchants, endpoints, keys, options) and indexes it.
 const fs = require('node:fs');
@@ -5,6 +6,13 @@ const path = require('node:path');
 
 const DEFAULT_CONFIG_FILE = path.join(__dirname, 'config', 'default.json');
 
+/** @typedef {import('./engine/types').Options} Options */
+/** @typedef {import('./engine/types').Merchant} Merchant */
+/** @typedef {import('./engine/types').Endpoint} Endpoint */
+/** @typedef {import('./engine/types').EndpointGroup} EndpointGroup */
+/** @typedef {Record<string, any>} RawConfig  the configuration file's JSON, or the object given instead */
+
+/** @type {Options} */
 const DEFAULT_OPTIONS = {
 	port: 8899,
 	host: '127.0.0.1',
@@ -27,6 +35,11 @@ const DEFAULT_OPTIONS = {
 	faults: [],
 };
 
+/**
+ * @param {RawConfig | string | null | undefined} config
+ * @param {string | undefined} configDir
+ * @returns {{ raw: RawConfig, baseDir: string }}
+ */
 function readConfigSource(config, configDir) {
 	if (config == null) config = DEFAULT_CONFIG_FILE;
 	if (typeof config === 'string') {
@@ -38,24 +51,37 @@ function readConfigSource(config, configDir) {
 	return { raw: config, baseDir: configDir || path.dirname(DEFAULT_CONFIG_FILE) };
 }
 
+/**
+ * @param {RawConfig} m   a merchant of the configuration
+ * @param {string} baseDir
+ */
 function collectPems(m, baseDir) {
+	/** @type {{ source: string, pem: string }[]} */
 	const pems = [];
+	/** @type {string[]} */
 	const files = [].concat(m.publicKeyFile || [], m.publicKeyFiles || []);
 	for (const f of files) pems.push({ source: f, pem: fs.readFileSync(path.resolve(baseDir, f), 'utf8') });
-	for (const p of [].concat(m.publicKeyPem || [], m.publicKeyPems || [])) pems.push({ source: 'inline', pem: p });
+	/** @type {string[]} */
+	const inline = [].concat(m.publicKeyPem || [], m.publicKeyPems || []);
+	for (const p of inline) pems.push({ source: 'inline', pem: p });
 	return pems;
 }
 
 /**
  * Build the runtime configuration. `options` (startSandbox arguments) override the file's options.
  * verifier: the backend from verifier.js, used to pre-parse the public keys once.
+ * @param {RawConfig} options
+ * @param {(name: string) => import('./engine/types').Verifier} createVerifier
+ * @returns {import('./engine/types').Config}
  */
 function loadConfig(options, createVerifier) {
 	const { raw, baseDir } = readConfigSource(options.config, options.configDir);
-	const merged = { ...DEFAULT_OPTIONS };
+	/** @type {Record<string, any>} */
+	const mergedOptions = { ...DEFAULT_OPTIONS };
 	for (const src of [raw, options]) {
-		for (const key of Object.keys(DEFAULT_OPTIONS)) if (src[key] !== undefined) merged[key] = src[key];
+		for (const key of Object.keys(DEFAULT_OPTIONS)) if (src[key] !== undefined) mergedOptions[key] = src[key];
 	}
+	const merged = /** @type {Options} */ (mergedOptions);
 	merged.callbackRetry = { ...DEFAULT_OPTIONS.callbackRetry, ...(merged.callbackRetry || {}) };
 	merged.oauthReplay = { ...DEFAULT_OPTIONS.oauthReplay, ...(merged.oauthReplay || {}) };
 	if (!['interface', 'if-sent'].includes(merged.captureControl)) throw new Error(`captureControl must be 'interface' or 'if-sent', got '${merged.captureControl}'`);
@@ -65,13 +91,18 @@ function loadConfig(options, createVerifier) {
 	if (merged.basePath === '/') merged.basePath = '';
 	const verifier = createVerifier(merged.verifier);
 
+	/** @type {Merchant[]} */
 	const merchants = [];
+	/** @type {Map<string, Merchant>} */
 	const byLogin = new Map();
+	/** @type {Map<string, Endpoint>} */
 	const endpoints = new Map();
+	/** @type {Map<string, EndpointGroup>} */
 	const groups = new Map();
 	for (const m of raw.merchants || []) {
 		if (!m.login || !m.controlKey) throw new Error('Each merchant needs login and controlKey');
 		if (byLogin.has(m.login)) throw new Error(`Duplicate merchant login ${m.login}`);
+		/** @type {Merchant} */
 		const merchant = {
 			login: String(m.login),
 			controlKey: String(m.controlKey),
@@ -91,7 +122,7 @@ function loadConfig(options, createVerifier) {
 		for (const g of m.endpointGroups || []) {
 			const id = String(g.id);
 			if (groups.has(id)) throw new Error(`Duplicate endpoint group ${id}`);
-			const members = (g.endpoints || []).map((e) => {
+			const members = (g.endpoints || []).map((/** @type {string | number} */ e) => {
 				const ep = endpoints.get(String(e));
 				if (!ep || ep.merchant !== merchant) throw new Error(`Group ${id}: endpoint ${e} is not ${m.login}'s`);
 				return ep;

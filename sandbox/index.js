@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 // In-process entry point: const { startSandbox } = require('<repo>/sandbox').
 const { loadConfig } = require('./config');
@@ -15,6 +16,7 @@ const { SandboxServer } = require('./server');
  *            oauthFailureStatus, oauthReplay, callbackRetry: { attempts, delaysMs }, callbackMethod: 'GET' | 'POST',
  *            faults, basePath }
  * → { url, port, host, close(), server, store }
+ * @param {Record<string, any>} [options]
  */
 async function startSandbox(options = {}) {
 	const cfg = loadConfig({ port: 0, ...options }, createVerifier);
@@ -25,7 +27,8 @@ async function startSandbox(options = {}) {
 	const callbacks = new Callbacks({ retry: opts.callbackRetry, timeoutMs: opts.callbackTimeoutMs, faults, method: opts.callbackMethod });
 	const srv = new SandboxServer(cfg, { store, faults, callbacks });
 	const addr = await srv.listen(opts.port, opts.host);
-	const hostForUrl = addr.family === 'IPv6' || addr.family === 6 ? `[${addr.address}]` : addr.address;
+	const family = /** @type {string | number} */ (addr.family); // a number on Node 18.0–18.3
+	const hostForUrl = family === 'IPv6' || family === 6 ? `[${addr.address}]` : addr.address;
 	let closed = false;
 	return {
 		url: `http://${hostForUrl}:${addr.port}`,

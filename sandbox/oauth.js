@@ -1,8 +1,26 @@
+// @ts-check
 'use strict';
 // OAuth 1.0a request verification (RFC 5849 §3.4), written for the sandbox alone.
 const { timingSafeEqualStr } = require('./verifier');
 
-/** RFC 3986 percent-encoding: unreserved A-Z a-z 0-9 - . _ ~ stay, everything else is %XX (UTF-8). */
+/** @typedef {import('./engine/types').Merchant} Merchant */
+/**
+ * @typedef {object} VerifyOptions
+ * @property {string | undefined} header              the Authorization header
+ * @property {string} method
+ * @property {string} url                             as normaliseUrl gives it
+ * @property {[string, string][]} bodyPairs
+ * @property {[string, string][]} [queryPairs]
+ * @property {string[]} allowedMethods                'HMAC-SHA1' | 'RSA-SHA256'
+ * @property {(login: string) => Merchant | undefined} merchantByLogin
+ * @property {import('./engine/types').Verifier} verifier
+ * @property {import('./engine/types').ReplayGuard | null} [replay]
+ */
+
+/**
+ * RFC 3986 percent-encoding: unreserved A-Z a-z 0-9 - . _ ~ stay, everything else is %XX (UTF-8).
+ * @param {unknown} value
+ */
 function percentEncode(value) {
 	return encodeURIComponent(String(value)).replace(
 		/[!'()*]/g,
@@ -10,6 +28,7 @@ function percentEncode(value) {
 	);
 }
 
+/** @param {string} value */
 function percentDecode(value) {
 	return decodeURIComponent(String(value));
 }
@@ -17,6 +36,8 @@ function percentDecode(value) {
 /**
  * Parse `Authorization: OAuth k="v", k="v"` (any order, with or without spaces, quoted or not).
  * Returns { params: Map } or { error }.  `realm` is dropped; values are percent-decoded.
+ * @param {string | undefined} header
+ * @returns {{ params: Map<string, string>, error?: undefined } | { error: string, params?: undefined }}
  */
 function parseAuthorization(header) {
 	const m = /^\s*OAuth\s+([\s\S]*)$/i.exec(String(header || ''));
@@ -42,7 +63,12 @@ function parseAuthorization(header) {
 	return { params };
 }
 
-/** Base string URI: lowercase scheme and host, default port dropped, path kept, no query. */
+/**
+ * Base string URI: lowercase scheme and host, default port dropped, path kept, no query.
+ * @param {string} scheme
+ * @param {string} host
+ * @param {string} path
+ */
 function normaliseUrl(scheme, host, path) {
 	const s = String(scheme).toLowerCase();
 	let h = String(host).toLowerCase();
@@ -52,13 +78,21 @@ function normaliseUrl(scheme, host, path) {
 	return `${s}://${h}${path || '/'}`;
 }
 
-/** Same, from a full URL string (used by the RFC vectors in the tests). */
+/**
+ * Same, from a full URL string (used by the RFC vectors in the tests).
+ * @param {string} url
+ */
 function normaliseUrlString(url) {
 	const u = new URL(url);
 	return normaliseUrl(u.protocol.replace(':', ''), u.host, u.pathname);
 }
 
-/** `METHOD&enc(url)&enc(sorted name=value)`; pairs is an array of [name, value]. */
+/**
+ * `METHOD&enc(url)&enc(sorted name=value)`; pairs is an array of [name, value].
+ * @param {string} method
+ * @param {string} url
+ * @param {[string, string][]} pairs
+ */
 function signatureBaseString(method, url, pairs) {
 	const encoded = pairs.map(([k, v]) => [percentEncode(k), percentEncode(v)]);
 	encoded.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
@@ -67,15 +101,16 @@ function signatureBaseString(method, url, pairs) {
 }
 
 /**
- * Verify an OAuth-signed request.
- * opts: { header, method, url, bodyPairs, queryPairs, allowedMethods: ['HMAC-SHA1'|'RSA-SHA256'],
- *         merchantByLogin(login), verifier, replay?: { check(login, nonce, timestamp) → error|null } }
- * → { ok: true, merchant, signatureMethod } | { ok: false, reason }
+ * Verify an OAuth-signed request: { ok: true, merchant, signatureMethod } or { ok: false, reason }.
+ * @param {VerifyOptions} opts
+ * @returns {{ ok: true, merchant: Merchant, signatureMethod: string, reason?: undefined }
+ *   | { ok: false, reason: string, baseString?: string, merchant?: undefined }}
  */
 function verifyOAuthRequest(opts) {
 	const parsed = parseAuthorization(opts.header);
 	if (parsed.error) return { ok: false, reason: parsed.error };
-	const oauth = parsed.params;
+	const oauth = /** @type {Map<string, string>} */ (parsed.params);
+	/** @type {[string, string][]} */
 	const pairs = [];
 	// Body copies of oauth_* (the HMAC doc sample repeats them) must equal the header; counted once.
 	for (const [k, v] of opts.bodyPairs) {
@@ -93,16 +128,18 @@ function verifyOAuthRequest(opts) {
 	for (const [k, v] of opts.queryPairs || []) pairs.push([k, v]);
 	const signature = oauth.get('oauth_signature');
 	if (!signature) return { ok: false, reason: 'oauth_signature missing' };
+	/** @param {string} name */
+	const value = (name) => /** @type {string} */ (oauth.get(name));
 	for (const required of ['oauth_consumer_key', 'oauth_signature_method', 'oauth_timestamp', 'oauth_nonce']) {
 		if (!oauth.get(required)) return { ok: false, reason: `${required} missing` };
 	}
 	if (oauth.get('oauth_version') !== '1.0') return { ok: false, reason: 'oauth_version must be 1.0' };
-	const method = oauth.get('oauth_signature_method');
+	const method = value('oauth_signature_method');
 	if (!opts.allowedMethods.includes(method)) {
 		return { ok: false, reason: `oauth_signature_method ${method} not allowed here (${opts.allowedMethods.join(' or ')})` };
 	}
-	if (!/^\d{1,12}$/.test(oauth.get('oauth_timestamp'))) return { ok: false, reason: 'bad oauth_timestamp' };
-	const merchant = opts.merchantByLogin(oauth.get('oauth_consumer_key'));
+	if (!/^\d{1,12}$/.test(value('oauth_timestamp'))) return { ok: false, reason: 'bad oauth_timestamp' };
+	const merchant = opts.merchantByLogin(value('oauth_consumer_key'));
 	if (!merchant) return { ok: false, reason: 'unknown oauth_consumer_key' };
 	for (const [k, v] of oauth) if (k !== 'oauth_signature') pairs.push([k, v]);
 
@@ -122,14 +159,19 @@ function verifyOAuthRequest(opts) {
 	}
 	if (!good) return { ok: false, reason: 'signature mismatch', baseString: base };
 	if (opts.replay) {
-		const err = opts.replay.check(merchant.login, oauth.get('oauth_nonce'), Number(oauth.get('oauth_timestamp')));
+		const err = opts.replay.check(merchant.login, value('oauth_nonce'), Number(value('oauth_timestamp')));
 		if (err) return { ok: false, reason: err };
 	}
 	return { ok: true, merchant, signatureMethod: method };
 }
 
-/** Nonce + timestamp replay guard (off unless configured). */
+/**
+ * Nonce + timestamp replay guard (off unless configured).
+ * @param {number} windowSec
+ * @returns {import('./engine/types').ReplayGuard}
+ */
 function createReplayGuard(windowSec) {
+	/** @type {Map<string, number>} */
 	const seen = new Map();
 	return {
 		check(login, nonce, timestamp) {

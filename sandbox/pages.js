@@ -1,11 +1,17 @@
+// @ts-check
 'use strict';
 // HTML for the browser-facing parts: the fake ACS (3-D Secure) page, the hosted payment form and the
 // auto-submitting forms that send the payer on. Plain forms, so an HTTP client can complete them too.
 
+/** @param {unknown} value */
 function esc(value) {
 	return String(value == null ? '' : value).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+/**
+ * @param {string} title
+ * @param {string} body   html
+ */
 function page(title, body) {
 	return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title>
@@ -16,7 +22,13 @@ ${body}
 </body></html>`;
 }
 
-/** A form that submits itself on load (with a button for clients without JavaScript). */
+/**
+ * A form that submits itself on load (with a button for clients without JavaScript).
+ * @param {string} title
+ * @param {string} action
+ * @param {string} method
+ * @param {Record<string, unknown>} fields
+ */
 function autoSubmit(title, action, method, fields) {
 	const inputs = Object.entries(fields || {})
 		.filter(([, v]) => v !== undefined && v !== null)
@@ -31,6 +43,13 @@ ${inputs}
 </form></body></html>`;
 }
 
+/** @typedef {import('./engine/types').Order & { amountText: string }} PageOrder */
+
+/**
+ * @param {PageOrder} order
+ * @param {string} action
+ * @param {string} [error]
+ */
 function acsPage(order, action, error) {
 	return page(
 		'3-D Secure',
@@ -45,6 +64,11 @@ ${error ? `<p class="err">${esc(error)}</p>` : ''}
 	);
 }
 
+/**
+ * @param {PageOrder} order
+ * @param {string} action
+ * @param {string} [error]
+ */
 function formPage(order, action, error) {
 	const payout = order.kind === 'payout';
 	return page(
@@ -64,6 +88,10 @@ ${payout ? '' : '<label>CVV2 <input name="cvv2" size="4" inputmode="numeric"></l
 	);
 }
 
+/**
+ * @param {string} title
+ * @param {string} text
+ */
 function messagePage(title, text) {
 	return page(title, `<h1>${esc(title)}</h1><p>${esc(text)}</p>`);
 }

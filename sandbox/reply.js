@@ -1,17 +1,24 @@
+// @ts-check
 'use strict';
 // Reply encoding: JSON when the client asks for application/vnd.pay+json, otherwise the legacy
 // `k=v\n&k=v\n` form body that the gateway sends by default (always HTTP 200 there, errors included).
 
 const JSON_TYPE = 'application/vnd.pay+json';
 
+/** @typedef {import('node:http').ServerResponse} ServerResponse */
+/** @typedef {Record<string, unknown>} ReplyFields */
+
+/** @param {import('node:http').IncomingMessage} req */
 function wantsJson(req) {
 	return String(req.headers.accept || '').toLowerCase().includes(JSON_TYPE);
 }
 
+/** @param {unknown} value */
 function formEncode(value) {
 	return encodeURIComponent(String(value)).replace(/%20/g, '+');
 }
 
+/** @param {ReplyFields} obj */
 function legacyBody(obj) {
 	return Object.entries(obj)
 		.filter(([, v]) => v !== undefined && v !== null)
@@ -19,7 +26,11 @@ function legacyBody(obj) {
 		.join('&');
 }
 
-/** HTTP status for a gateway reply in JSON mode. */
+/**
+ * HTTP status for a gateway reply in JSON mode.
+ * @param {ReplyFields} obj
+ * @param {number} [forced]
+ */
 function jsonStatus(obj, forced) {
 	if (forced) return forced;
 	if (obj.type === 'validation-error' || obj.type === 'error') return 400;
@@ -29,6 +40,10 @@ function jsonStatus(obj, forced) {
 /**
  * Write a gateway reply. `forced` (e.g. 500 for an injected/internal fault) overrides the status in
  * both modes. In legacy mode every value is a string; in JSON mode `error-code` is a number.
+ * @param {ServerResponse} res
+ * @param {boolean} json
+ * @param {ReplyFields} obj
+ * @param {number} [forced]
  */
 function sendGatewayReply(res, json, obj, forced) {
 	if (json) {
@@ -51,12 +66,23 @@ function sendGatewayReply(res, json, obj, forced) {
 	return status;
 }
 
+/**
+ * @param {ServerResponse} res
+ * @param {number} status
+ * @param {string} text
+ * @param {Record<string, string>} [headers]
+ */
 function sendText(res, status, text, headers = {}) {
 	res.writeHead(status, { 'Content-Type': 'text/plain;charset=utf-8', 'Content-Length': Buffer.byteLength(text), ...headers });
 	res.end(text);
 	return status;
 }
 
+/**
+ * @param {ServerResponse} res
+ * @param {number} status
+ * @param {unknown} obj
+ */
 function sendJson(res, status, obj) {
 	const body = JSON.stringify(obj, null, 2);
 	res.writeHead(status, { 'Content-Type': 'application/json;charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
@@ -64,6 +90,11 @@ function sendJson(res, status, obj) {
 	return status;
 }
 
+/**
+ * @param {ServerResponse} res
+ * @param {number} status
+ * @param {string} html
+ */
 function sendHtml(res, status, html) {
 	res.writeHead(status, { 'Content-Type': 'text/html;charset=utf-8', 'Content-Length': Buffer.byteLength(html) });
 	res.end(html);

@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 // HTTP front: routing, body parsing, reply negotiation, fault injection, request log and the
 // browser pages / admin API under /sandbox/.
@@ -11,9 +12,23 @@ const { maskParams } = require('./mask');
 const reply = require('./reply');
 const { handleAdmin } = require('./admin');
 
+/** @typedef {import('node:http').IncomingMessage} IncomingMessage */
+/** @typedef {import('node:http').ServerResponse} ServerResponse */
+/** @typedef {import('./engine/types').Reply} Reply */
+/**
+ * An entry of the masked request log (GET /sandbox/requests).
+ * @typedef {{ seq?: number, at: string, method: string | undefined, path: string, op: string | null, result: string | undefined,
+ *   http: number, ms: number, client_orderid?: string, params?: Record<string, string>, card?: string }} RequestLogEntry
+ */
+
 const MAX_BODY = 1024 * 1024;
 const API_RE = /^\/api\/(v2|v4|3ds\/v1)\/(.+?)\/(?:(group)\/)?([^/]+)\/?$/;
 
+/**
+ * @param {number} ms
+ * @param {Set<NodeJS.Timeout>} timers   cleared on close
+ * @returns {Promise<void>}
+ */
 function sleep(ms, timers) {
 	return new Promise((resolve) => {
 		const t = setTimeout(() => {
@@ -24,11 +39,16 @@ function sleep(ms, timers) {
 	});
 }
 
+/**
+ * @param {IncomingMessage} req
+ * @returns {Promise<Buffer>}
+ */
 function readBody(req) {
 	return new Promise((resolve, reject) => {
+		/** @type {Buffer[]} */
 		const chunks = [];
 		let size = 0;
-		req.on('data', (c) => {
+		req.on('data', (/** @type {Buffer} */ c) => {
 			size += c.length;
 			if (size > MAX_BODY) {
 				reject(Object.assign(new Error('body too large'), { status: 413 }));
@@ -42,19 +62,31 @@ function readBody(req) {
 	});
 }
 
+/**
+ * @param {string} text
+ * @returns {[string, string][]}
+ */
 function formPairs(text) {
 	return [...new URLSearchParams(text)];
 }
 
-/** First value per name, trimmed (the gateway drops leading/trailing whitespace). */
+/**
+ * First value per name, trimmed (the gateway drops leading/trailing whitespace).
+ * @param {[string, string][]} pairs
+ * @returns {import('./engine/types').Params}
+ */
 function trimmedParams(pairs) {
+	/** @type {import('./engine/types').Params} */
 	const params = {};
 	for (const [name, value] of pairs) if (!(name in params)) params[name] = value.trim();
 	return params;
 }
 
 class SandboxServer {
-	/** cfg: loaded config; deps: { store, callbacks, faults } */
+	/**
+	 * @param {import('./engine/types').Config} cfg   loaded config
+	 * @param {{ store: import('./store').Store, callbacks: import('./callbacks').Callbacks, faults: import('./faults').Faults }} deps
+	 */
 	constructor(cfg, deps) {
 		this.cfg = cfg;
 		this.opts = cfg.options;
@@ -63,22 +95,32 @@ class SandboxServer {
 		this.gateway = createGatewayState(cfg, deps);
 		deps.faults.onRemove = (removed) => releaseHeldOrders(this.gateway, removed);
 		this.readBody = readBody;
+		/** @type {RequestLogEntry[]} */
 		this.requests = [];
+		/** @type {{ at: string, message: unknown }[]} */
 		this.sink = [];
 		this.requestSeq = 0;
+		/** @type {Set<NodeJS.Timeout>} */
 		this.timers = new Set();
+		/** Where it listens, once listen() resolved. @type {import('node:net').AddressInfo} */
+		this.address; // a declaration for the type checker only: listen() sets it
 		this.server = http.createServer((req, res) => {
 			this.handle(req, res).catch((e) => this.internalError(req, res, e));
 		});
 		this.server.keepAliveTimeout = 10000;
 	}
 
+	/**
+	 * @param {number} port
+	 * @param {string} host
+	 * @returns {Promise<import('node:net').AddressInfo>}
+	 */
 	listen(port, host) {
 		return new Promise((resolve, reject) => {
 			this.server.once('error', reject);
 			this.server.listen(port, host, () => {
 				this.server.off('error', reject);
-				this.address = this.server.address();
+				this.address = /** @type {import('node:net').AddressInfo} */ (this.server.address());
 				resolve(this.address);
 			});
 		});
@@ -88,7 +130,7 @@ class SandboxServer {
 		for (const t of this.timers) clearTimeout(t);
 		this.timers.clear();
 		await new Promise((resolve) => {
-			this.server.close(() => resolve());
+			this.server.close(() => resolve(undefined));
 			this.server.closeAllConnections();
 		});
 	}
@@ -102,11 +144,15 @@ class SandboxServer {
 		this.sink = [];
 	}
 
+	/** @param {IncomingMessage} req */
 	baseUrl(req) {
 		return `http://${req.headers.host || `${this.address.address}:${this.address.port}`}`;
 	}
 
-	/** One line per request on stdout (unless quiet) and an entry in the masked request log. */
+	/**
+	 * One line per request on stdout (unless quiet) and an entry in the masked request log.
+	 * @param {RequestLogEntry} entry
+	 */
 	logRequest(entry) {
 		entry.seq = ++this.requestSeq;
 		this.requests.push(entry);
@@ -119,10 +165,15 @@ class SandboxServer {
 		}
 	}
 
+	/**
+	 * @param {IncomingMessage} req
+	 * @param {ServerResponse} res
+	 */
 	async handle(req, res) {
 		const started = performance.now();
 		const at = new Date().toISOString();
 		const [rawPath, rawQuery = ''] = String(req.url).split(/\?(.*)/s);
+		/** @type {(op: string | null, result: string | undefined, extra?: Partial<RequestLogEntry>) => void} */
 		const log = (op, result, extra = {}) =>
 			this.logRequest({ at, method: req.method, path: rawPath, op, result, http: res.statusCode, ms: Math.round(performance.now() - started), ...extra });
 
@@ -136,7 +187,7 @@ class SandboxServer {
 		const path = base && (rawPath === base || rawPath.startsWith(`${base}/`)) ? rawPath.slice(base.length) : rawPath;
 		const match = API_RE.exec(path);
 		const definition = match ? commandFor(`${match[1]}/${match[2]}`) : null;
-		if (!definition) {
+		if (!match || !definition) {
 			reply.sendText(res, 404, 'Not Found');
 			log(null, '404');
 			return;
@@ -167,13 +218,13 @@ class SandboxServer {
 		let body;
 		try {
 			body = await readBody(req);
-		} catch (e) {
+		} catch (/** @type {any} */ e) {
 			if (!res.headersSent && !req.socket.destroyed) reply.sendText(res, e.status || 400, 'Bad Request');
 			log(definition.name, 'bad-body');
 			return;
 		}
 		const json = reply.wantsJson(req);
-		const serialless = (message, code) => ({ type: 'error', 'error-message': message, 'error-code': String(code) });
+		const serialless = (/** @type {string} */ message, /** @type {number} */ code) => ({ type: 'error', 'error-message': message, 'error-code': String(code) });
 		if (faults.take('http500', definition)) {
 			reply.sendGatewayReply(res, json, serialless('Injected server fault', 5), 500);
 			log(definition.name, 'fault:http500');
@@ -191,6 +242,7 @@ class SandboxServer {
 		const masked = maskParams(params);
 		const extra = { client_orderid: params.client_orderid || params['client-order-id'], params: masked, card: masked.credit_card_number };
 
+		/** @type {{ reply: Reply, authFailure?: undefined } | { authFailure: string, reply?: undefined }} */
 		let outcome;
 		if (contentType && !contentType.startsWith('application/x-www-form-urlencoded')) {
 			outcome = {
@@ -227,12 +279,17 @@ class SandboxServer {
 			log(definition.name, `${status} (${outcome.authFailure})`, extra);
 			return;
 		}
-		reply.sendGatewayReply(res, json, outcome.reply);
-		const r = outcome.reply;
+		const r = /** @type {Reply} */ (outcome.reply);
+		reply.sendGatewayReply(res, json, r);
 		const result = r['error-code'] && r.type !== 'status-response' ? `${r.type}(${r['error-code']}: ${r['error-message']})` : r.status ? `${r.type}:${r.status}` : r.type;
-		log(definition.name, result, extra);
+		log(definition.name, /** @type {string | undefined} */ (result), extra); // undefined: a v4 sale reply has no type
 	}
 
+	/**
+	 * @param {IncomingMessage} req
+	 * @param {ServerResponse} res
+	 * @param {any} e
+	 */
 	internalError(req, res, e) {
 		if (!this.opts.quiet) process.stderr.write(`sandbox internal error: ${e.stack || e}\n`);
 		if (res.headersSent || req.socket.destroyed) return;

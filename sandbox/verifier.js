@@ -1,3 +1,4 @@
+// @ts-check
 'use strict';
 // The sandbox's own crypto, in two interchangeable backends. node-forge is the default so that the
 // sandbox never shares an implementation with the client under test (which uses node:crypto);
@@ -5,12 +6,17 @@
 const nodeCrypto = require('node:crypto');
 const forge = require('node-forge');
 
+/**
+ * @param {unknown} a
+ * @param {unknown} b
+ */
 function timingSafeEqualStr(a, b) {
 	const ba = Buffer.from(String(a), 'utf8');
 	const bb = Buffer.from(String(b), 'utf8');
 	return ba.length === bb.length && nodeCrypto.timingSafeEqual(ba, bb);
 }
 
+/** @type {import('./engine/types').Verifier} */
 const forgeBackend = {
 	name: 'forge',
 	sha1Hex(text) {
@@ -39,6 +45,7 @@ const forgeBackend = {
 	},
 };
 
+/** @type {import('./engine/types').Verifier} */
 const nodeBackend = {
 	name: 'node',
 	sha1Hex(text) {
@@ -59,13 +66,22 @@ const nodeBackend = {
 	},
 };
 
+/**
+ * @param {string} [name]   'forge' (default) or 'node'
+ * @returns {import('./engine/types').Verifier}
+ */
 function createVerifier(name = 'forge') {
 	if (name === 'forge') return forgeBackend;
 	if (name === 'node') return nodeBackend;
 	throw new Error(`Unknown verifier '${name}' (use 'forge' or 'node')`);
 }
 
-/** SHA-1 `control` check: 40 hex chars, compared case-insensitively. */
+/**
+ * SHA-1 `control` check: 40 hex chars, compared case-insensitively.
+ * @param {import('./engine/types').Verifier} verifier
+ * @param {string} concatenation
+ * @param {string | undefined} control
+ */
 function controlMatches(verifier, concatenation, control) {
 	const given = String(control || '');
 	if (!/^[0-9a-fA-F]{40}$/.test(given)) return false;

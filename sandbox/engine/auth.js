@@ -63,7 +63,7 @@ function authenticate(state, request, scope) {
 			replay: state.replayGuard,
 		});
 		if (!verification.ok) throw new AuthError(verification.reason);
-		merchant = /** @type {Merchant} */ (verification.merchant);
+		merchant = verification.merchant;
 		if (merchant !== scope.owner) fail(E_AUTH, `${scope.label} does not belong to merchant ${merchant.login}`);
 		requireFields(definition, params);
 		if (params.amount) amountMinor = amountMinorOf(params.amount, params.currency);

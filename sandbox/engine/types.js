@@ -157,8 +157,8 @@
 
 /**
  * What fault matching and callbacks need of a command: a command definition, or a name alone
- * (the admin API's chargeback).
- * @typedef {{ name: string, key?: string, op?: string }} CommandName
+ * (the admin API's chargeback; a callback queued without a command is named by its type).
+ * @typedef {{ name: string | undefined, key?: string, op?: string }} CommandName
  */
 
 // Requests ---------------------------------------------------------------------------------------
