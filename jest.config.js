@@ -1,9 +1,31 @@
-/** @type {import('jest').Config} */
-module.exports = {
+// Two tiers of tests, as jest projects. `npm test` (and plain `jest`) runs both;
+// `npm run test:unit` runs the unit tier (`jest --selectProjects unit`), `npm run test:e2e` the other.
+//
+// How to tell a file's tier: by what it starts.
+// - e2e (the real-n8n tier): a test file that starts a real n8n (e2e/n8n.js, e2e/queue.js:
+//   startE2eEnvironment, startReliabilityN8n, N8nInstance, ensureRuntime), the editor in Chromium
+//   (playwright-core) or PostgreSQL/Redis (e2e/services.js) is named `*.e2e.test.ts` (a variant of
+//   one, `*.e2e.<variant>.test.ts`). test/package/ is here too: it tests the package as shipped (npm
+//   pack of dist/, n8n's installer, n8n's scanner from scripts/install-scanner.sh), so it needs
+//   `npm run build` first and the scanner installed.
+// - unit: every other test file. No real n8n, no browser, no services, no build: the node in
+//   n8n-core's engine in process, the sandbox gateway over loopback HTTP, the campaign slices of
+//   test/reliability/ (under two minutes on a 2-core machine).
+const shared = {
+	rootDir: __dirname,
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test'],
-	testMatch: ['**/*.test.ts', '**/*.test.js'],
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'test/tsconfig.json' }] },
 	setupFiles: ['<rootDir>/test/setup/env.js'],
+};
+
+const E2E = ['**/*.e2e.test.ts', '**/*.e2e.*.test.ts', '<rootDir>/test/package/**/*.test.ts'];
+
+/** @type {import('jest').Config} */
+module.exports = {
 	testTimeout: 60000,
+	projects: [
+		{ ...shared, displayName: 'unit', testMatch: ['**/*.test.ts', '**/*.test.js'], testPathIgnorePatterns: ['\\.e2e\\.[^/]*$', '<rootDir>/test/package/'] },
+		{ ...shared, displayName: 'e2e', testMatch: E2E },
+	],
 };
