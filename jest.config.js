@@ -1,7 +1,7 @@
 // Two tiers of tests, as jest projects. `npm test` (and plain `jest`) runs both;
 // `npm run test:unit` runs the unit tier (`jest --selectProjects unit`), `npm run test:e2e` the other.
 //
-// How to tell a file's tier: by what it starts.
+// How to tell a file's tier: by what it starts (test/tiers.test.ts checks it on the import graph).
 // - e2e (the real-n8n tier): a test file that starts a real n8n (e2e/n8n.js, e2e/queue.js:
 //   startE2eEnvironment, startReliabilityN8n, N8nInstance, ensureRuntime), the editor in Chromium
 //   (playwright-core) or PostgreSQL/Redis (e2e/services.js) is named `*.e2e.test.ts` (a variant of
@@ -11,12 +11,13 @@
 // - unit: every other test file. No real n8n, no browser, no services, no build: the node in
 //   n8n-core's engine in process, the sandbox gateway over loopback HTTP, the campaign slices of
 //   test/reliability/ (under two minutes on a 2-core machine).
+// Code shared by test files (and by the campaigns of reliability/) lives in test/support/ only.
 const shared = {
 	rootDir: __dirname,
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test'],
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'test/tsconfig.json' }] },
-	setupFiles: ['<rootDir>/test/setup/env.js'],
+	setupFiles: ['<rootDir>/test/support/jest-setup.js'],
 };
 
 const E2E = ['**/*.e2e.test.ts', '**/*.e2e.*.test.ts', '<rootDir>/test/package/**/*.test.ts'];

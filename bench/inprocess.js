@@ -1,5 +1,5 @@
 'use strict';
-// The same bulk job in process: n8n-core's WorkflowExecute (test/helpers/engine.js, shared with the node tests;
+// The same bulk job in process: n8n-core's WorkflowExecute (test/support/engine.js, shared with the node tests;
 // the real credential class signs) runs Start → Card Gateway over the built dist/, against the
 // sandbox in this process. No n8n server, no webhook, no database, no task runner: what is left is
 // the engine, the request helper and our node. Writes bench/out/inprocess.json.
@@ -37,7 +37,7 @@ const { ROOT, MERCHANT, summary, median, seedSales, signedRequest, closedLoop, s
 
 const { CardGatewayApi } = require(path.join(ROOT, 'dist/credentials/CardGatewayApi.credentials.js'));
 const { CardGateway } = require(path.join(ROOT, 'dist/nodes/CardGateway/CardGateway.node.js'));
-const engine = require('../test/helpers/engine');
+const engine = require('../test/support/engine');
 const { httpRequest } = require('n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions.js');
 const { MAX_CONCURRENCY } = require(path.join(ROOT, 'dist/nodes/CardGateway/actions/common/options.js'));
 

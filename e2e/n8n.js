@@ -1,6 +1,6 @@
 'use strict';
 // Drives a real n8n (the pinned runtime from scripts/install-runtime.sh, or the one N8N_RUNTIME_SPEC
-// names: test/e2e/runtime.newest.ts) on loopback: installs our
+// names: test/support/newest-runtime.ts) on loopback: installs our
 // package the way n8n's community-package installer does (installCommunityPackage), imports
 // credentials and workflows with the CLI, starts the server with an owner account, and talks to
 // its public API; waitForWebhooks tells when the published workflows are served. Used by the demo,

@@ -4,11 +4,11 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { PRIVATE_KEY } from '../test/e2e/environment';
+import { PRIVATE_KEY } from '../test/support/e2e-environment';
+import { CONTROL_KEY, OTHER_CONTROL_KEY, TEST_PANS, Tally, type CampaignResult } from '../test/support/campaign';
+import { PAN_SPELLINGS } from '../test/support/card-numbers';
 
-import { PAN_SPELLINGS } from './forgedGenuine';
 import type { ReliabilityN8n } from './n8n';
-import { CONTROL_KEY, OTHER_CONTROL_KEY, TEST_PANS, Tally, type CampaignResult } from './support';
 
 export function needles(): Array<{ label: string; bytes: Buffer }> {
 	const keyLines = PRIVATE_KEY.split('\n').filter((line) => line.length === 64);

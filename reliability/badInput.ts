@@ -6,9 +6,9 @@ import fc from 'fast-check';
 import type { IDataObject, INodeParameters, INodeProperties } from 'n8n-workflow';
 
 import { CardGateway } from '../nodes/CardGateway/CardGateway.node';
-import { CARD, CUSTOMER, PAN2, RETURN_URL, Sandbox, runNode } from '../test/node/harness';
 
-import { Tally, nodeOutput, type CampaignResult } from './support';
+import { CARD, CUSTOMER, PAN2, RETURN_URL, Sandbox, runNode } from '../test/support/harness';
+import { Tally, nodeOutput, type CampaignResult } from '../test/support/campaign';
 
 interface OperationShape {
 	resource: string;

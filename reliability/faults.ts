@@ -7,10 +7,10 @@ import type { AddressInfo } from 'node:net';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { CardGatewayTrigger } from '../nodes/CardGatewayTrigger/CardGatewayTrigger.node';
-import { callWebhook, PACKAGE } from '../test/helpers/n8n';
-import { CARD, CUSTOMER, PAN2, Sandbox, cardPayment, runNode, type NodeRun } from '../test/node/harness';
 
-import { Random, Tally, nodeOutput, pool, sleep, until, type CampaignResult } from './support';
+import { callWebhook, PACKAGE } from '../test/support/n8n';
+import { CARD, CUSTOMER, PAN2, Sandbox, cardPayment, runNode, type NodeRun } from '../test/support/harness';
+import { Random, Tally, nodeOutput, pool, sleep, until, type CampaignResult } from '../test/support/campaign';
 
 const FINAL = new Set(['approved', 'declined', 'filtered', 'error', 'unknown']);
 /** The node's per-request timeout in these runs; latency faults go past it. */

@@ -4,11 +4,12 @@
 // the status query refutes it (200, no execution).
 import { createHash, randomBytes } from 'node:crypto';
 
+import { CONTROL_KEY, OTHER_CONTROL_KEY, Random, TEST_PANS, Tally, type CampaignResult } from '../test/support/campaign';
+
 import type { ReliabilityN8n, WorkflowKey } from './n8n';
-import { CONTROL_KEY, OTHER_CONTROL_KEY, Random, TEST_PANS, Tally, type CampaignResult } from './support';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the sandbox test client is CommonJS without types
-const { Client } = require('../test/sandbox/client');
+const { Client } = require('../test/support/sandbox-client');
 
 const sha1 = (text: string) => createHash('sha1').update(text, 'utf8').digest('hex');
 const sign = (status: string, orderid: string, merchantOrder: string, key = CONTROL_KEY) => sha1(`${status}${orderid}${merchantOrder}${key}`);

@@ -10,11 +10,13 @@ import type { AddressInfo } from 'node:net';
 
 import { FIELD_SPELLINGS } from '../nodes/CardGatewayTrigger/normalise';
 
+import { Tally, until, type CampaignResult } from '../test/support/campaign';
+import { PAN_SPELLINGS } from '../test/support/card-numbers';
+
 import type { ReliabilityN8n, WorkflowKey } from './n8n';
-import { Tally, until, type CampaignResult } from './support';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the sandbox test client is CommonJS without types
-const { Client } = require('../test/sandbox/client');
+const { Client } = require('../test/support/sandbox-client');
 
 /** Every unsigned field the trigger reports, with all the spellings it reads (the IDs are signed). */
 const SPELLINGS: Record<string, readonly string[]> = Object.fromEntries(Object.entries(FIELD_SPELLINGS).filter(([name]) => name !== 'orderid' && name !== 'client_orderid'));
@@ -49,9 +51,6 @@ const TRUTH: Record<string, string> = {
 	lastFourDigits: 'last-four-digits',
 };
 const FOLLOW_UPS = new Set(['reversal', 'capture', 'cancel', 'chargeback', 'void']);
-
-/** Card numbers as they may be written inside a signed callback's free text (masking, at rest). */
-export const PAN_SPELLINGS = ['4444-5555-6666-1111', 'ref4444555566661111x', 'pan_4444555566661111', '4444.5555.6666.1111', '4444/5555/6666/1111', '4444\u00a05555\u00a06666\u00a01111', '4444  5555  6666  1111', '44445555 66661111', '４４４４５５５５６６６６１１１１'];
 
 const WORKFLOWS_UNDER_TEST: WorkflowKey[] = ['forgedOff', 'forgedConfirm', 'confirmFlag', 'confirmFiltered'];
 

@@ -6,12 +6,11 @@
 // Everything the node says is checked against the sandbox's ledger.
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { BANK_DESTINATION, CARD, CUSTOMER, PAN2, Sandbox, cardPayment, runNode, type NodeRun } from '../test/node/harness';
-
-import { Random, Tally, nodeOutput, pool, type CampaignResult } from './support';
+import { BANK_DESTINATION, CARD, CUSTOMER, PAN2, Sandbox, cardPayment, runNode, type NodeRun } from '../test/support/harness';
+import { Random, Tally, nodeOutput, pool, type CampaignResult } from '../test/support/campaign';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the proxy is a CommonJS test helper
-const { startHostileGateway, NON_REPLIES } = require('../test/helpers/hostile-gateway') as {
+const { startHostileGateway, NON_REPLIES } = require('../test/support/hostile-gateway') as {
 	startHostileGateway(url: string, plan: (request: { op: string | null }) => { forward: boolean; answer: string }): Promise<HostileGateway>;
 	NON_REPLIES: string[];
 };

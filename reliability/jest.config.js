@@ -7,6 +7,6 @@ module.exports = {
 	roots: ['<rootDir>/reliability'],
 	testMatch: ['**/reliability/*.run.ts'],
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'test/tsconfig.json' }] },
-	setupFiles: ['<rootDir>/test/setup/env.js'],
+	setupFiles: ['<rootDir>/test/support/jest-setup.js'],
 	testTimeout: 60 * 60_000,
 };

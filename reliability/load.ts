@@ -6,8 +6,9 @@ import { existsSync, readFileSync } from 'node:fs';
 
 import { Pool } from 'undici';
 
+import { CONTROL_KEY, Tally, latencySummary, pool, sleep, type CampaignResult } from '../test/support/campaign';
+
 import { WORKFLOWS, type ReliabilityN8n } from './n8n';
-import { CONTROL_KEY, Tally, latencySummary, pool, sleep, type CampaignResult } from './support';
 
 const sha1 = (text: string) => createHash('sha1').update(text, 'utf8').digest('hex');
 

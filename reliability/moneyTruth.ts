@@ -16,13 +16,13 @@ import { Workflow, type IDataObject, type INode, type INodeParameters, type IRun
 import { CardGatewayApi } from '../credentials/CardGatewayApi.credentials';
 import { CardGateway } from '../nodes/CardGateway/CardGateway.node';
 import { MONEY_EFFECTS, MONEY_EFFECT_WORDS, type MoneyEffect } from '../nodes/shared/moneyEffect';
-import * as engine from '../test/helpers/engine';
-import { BANK_DESTINATION, CARD, CUSTOMER, NODE_NAME, NODE_TYPE, PAN2, RETURN_URL, Sandbox, cardPayment, runNode, type NodeRun } from '../test/node/harness';
 
-import { Random, Tally, nodeOutput, pool, type CampaignResult } from './support';
+import * as engine from '../test/support/engine';
+import { BANK_DESTINATION, CARD, CUSTOMER, NODE_NAME, NODE_TYPE, PAN2, RETURN_URL, Sandbox, cardPayment, runNode, type NodeRun } from '../test/support/harness';
+import { Random, Tally, nodeOutput, pool, type CampaignResult } from '../test/support/campaign';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the proxy is a CommonJS test helper
-const { startHostileGateway, NON_REPLIES } = require('../test/helpers/hostile-gateway') as {
+const { startHostileGateway, NON_REPLIES } = require('../test/support/hostile-gateway') as {
 	startHostileGateway(url: string, plan: (request: { op: string | null; body: string }) => Decision): Promise<{ url: string; close(): Promise<void> }>;
 	NON_REPLIES: string[];
 };

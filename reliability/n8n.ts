@@ -1,6 +1,6 @@
 // The real n8n of campaigns 2, 4, 5 and 7: the pinned runtime with this package installed as a community
-// package (test/e2e/environment.ts), the sandbox gateway, and five published trigger workflows.
-import { startE2eEnvironment, type E2eEnvironment } from '../test/e2e/environment';
+// package (test/support/e2e-environment.ts), the sandbox gateway, and five published trigger workflows.
+import { startE2eEnvironment, type E2eEnvironment } from '../test/support/e2e-environment';
 
 export const WORKFLOWS = {
 	/** Forged callbacks, default settings (Confirm With Status Query: Off). */

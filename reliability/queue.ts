@@ -12,11 +12,11 @@ import { join } from 'node:path';
 
 import { Pool } from 'undici';
 
-import { startE2eEnvironment, type E2eEnvironment } from '../test/e2e/environment';
-import { CONTROL_KEY, Tally, latencySummary, pool, sleep, type CampaignResult } from './support';
+import { startE2eEnvironment, type E2eEnvironment } from '../test/support/e2e-environment';
+import { CONTROL_KEY, Tally, latencySummary, pool, sleep, type CampaignResult } from '../test/support/campaign';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the sandbox test client is CommonJS without types
-const { Client } = require('../test/sandbox/client');
+const { Client } = require('../test/support/sandbox-client');
 
 const EXAMPLE = join(__dirname, '..', 'examples/callback-exactly-once.json');
 /** Gateway-style resends of a callback not answered 200 (ms after the previous attempt). */

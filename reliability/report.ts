@@ -2,7 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
-import type { CampaignResult } from './support';
+import type { CampaignResult } from '../test/support/campaign';
 
 export interface CampaignRun {
 	/** The campaign's number (stable across partial runs). */

@@ -28,7 +28,7 @@ import { CardGatewayApi } from '../../credentials/CardGatewayApi.credentials';
 import { CREDENTIAL_TEST_ORDER_ID, SIGNING_HEADER } from '../../nodes/shared/protocol/signing';
 
 const { startSandbox } = require('../../sandbox');
-const { additionalDataFor, nodeTypesFor, stopEngineTimers } = require('../helpers/engine');
+const { additionalDataFor, nodeTypesFor, stopEngineTimers } = require('../support/engine');
 
 const credentialType = new CardGatewayApi();
 const KEYS = join(__dirname, '../../sandbox/keys');

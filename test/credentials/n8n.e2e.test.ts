@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { CREDENTIAL, MERCHANT, PRIVATE_KEY, startE2eEnvironment, type E2eEnvironment } from '../e2e/environment';
+import { CREDENTIAL, MERCHANT, PRIVATE_KEY, startE2eEnvironment, type E2eEnvironment } from '../support/e2e-environment';
 
 const { startSandbox } = require('../../sandbox');
 

@@ -10,8 +10,8 @@ import { basename, join } from 'node:path';
 import type { ICredentialType, INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
 import type { Browser, Page } from 'playwright-core';
 
-import { CREDENTIAL, startE2eEnvironment, type E2eEnvironment } from './environment';
-import { Editor, Screenshots, icon, launchChromium, waitUntil, type Icon, type Option, type Theme } from './editor/editor-page';
+import { CREDENTIAL, startE2eEnvironment, type E2eEnvironment } from '../support/e2e-environment';
+import { Editor, Screenshots, icon, launchChromium, waitUntil, type Icon, type Option, type Theme } from '../support/editor-page';
 
 const { REPO } = require('../../e2e/n8n');
 const { CardGateway } = require(join(REPO, 'dist/nodes/CardGateway/CardGateway.node.js'));

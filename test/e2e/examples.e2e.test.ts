@@ -5,11 +5,11 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { eventually, readWorkflows, startE2eEnvironment, type E2eEnvironment } from './environment';
+import { eventually, readWorkflows, startE2eEnvironment, type E2eEnvironment } from '../support/e2e-environment';
 
 const { seedDemoOrders } = require('../../e2e/seed');
 const { startSandbox } = require('../../sandbox');
-const { Client, CARD2 } = require('../sandbox/client');
+const { Client, CARD2 } = require('../support/sandbox-client');
 
 const EXAMPLES = join(__dirname, '..', '..', 'examples');
 const ID = {

@@ -9,7 +9,7 @@
 // The failed execution is then retried through n8n's own API, as the editor's "Retry" buttons do:
 // POST /rest/executions/:id/retry with { loadWorkflow } ("with original workflow": false; "with
 // currently saved workflow": true), and the public API's POST /api/v1/executions/:id/retry.
-import { startE2eEnvironment, CREDENTIAL, eventually, type E2eEnvironment } from './environment';
+import { startE2eEnvironment, CREDENTIAL, eventually, type E2eEnvironment } from '../support/e2e-environment';
 
 const WORKFLOW_ID = 'e2eRetryCharge01';
 const WEBHOOK_PATH = 'e2e-retry-charge';

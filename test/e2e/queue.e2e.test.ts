@@ -4,8 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 
-import { MERCHANT, startE2eEnvironment } from './environment';
-import { TRIGGER_WORKFLOWS, triggerSuite } from './trigger-suite';
+import { MERCHANT, startE2eEnvironment } from '../support/e2e-environment';
+import { TRIGGER_WORKFLOWS, triggerSuite } from '../support/trigger-suite';
 
 const { env } = triggerSuite(() => startE2eEnvironment({ port: 5830, ...TRIGGER_WORKFLOWS, queue: { workers: 1 } }));
 

@@ -1,9 +1,9 @@
 // resources.e2e.test.ts (every resource of the Card Gateway node in a real n8n against the sandbox,
-// and no card data at rest) again on the newest n8n 2.x, beside the pinned one: runtime.newest.ts.
-import { newest, skipUnlocked, useNewestRuntime } from './runtime.newest';
+// and no card data at rest) again on the newest n8n 2.x, beside the pinned one: test/support/newest-runtime.ts.
+import { newest, skipUnlocked, useNewestRuntime } from '../support/newest-runtime';
 
 // the same tests, their n8n on ports clear of the pinned run's
-jest.mock('./environment', () => require('./runtime.newest').onNewestPorts(jest.requireActual('./environment')));
+jest.mock('../support/e2e-environment', () => require('../support/newest-runtime').onNewestPorts(jest.requireActual('../support/e2e-environment')));
 
 if (newest.locked) {
 	useNewestRuntime();

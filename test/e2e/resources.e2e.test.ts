@@ -12,9 +12,9 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { MERCHANT, PRIVATE_KEY, readWorkflows, startE2eEnvironment, type E2eEnvironment } from './environment';
+import { MERCHANT, PRIVATE_KEY, readWorkflows, startE2eEnvironment, type E2eEnvironment } from '../support/e2e-environment';
 
-const { Client, CARD, CARD2, parseForm } = require('../sandbox/client');
+const { Client, CARD, CARD2, parseForm } = require('../support/sandbox-client');
 
 const RUN = `res-${Date.now().toString(36)}`;
 const RETURN_URL = 'https://shop.example.com/payment/return';

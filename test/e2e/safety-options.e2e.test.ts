@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { CREDENTIAL, MERCHANT, PRIVATE_KEY } from './environment';
+import { CREDENTIAL, MERCHANT, PRIVATE_KEY } from '../support/e2e-environment';
 
 const { N8nInstance, ensureRuntime, packPackage, REPO } = require('../../e2e/n8n');
 const { startSandbox } = require('../../sandbox');

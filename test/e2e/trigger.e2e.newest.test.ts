@@ -1,8 +1,8 @@
 // trigger.e2e.test.ts (the trigger in one real n8n: genuine, forged and filtered callbacks) again on
-// the newest n8n 2.x, beside the pinned one: runtime.newest.ts.
-import { startE2eEnvironment } from './environment';
-import { newest, PORT_OFFSET, skipUnlocked, useNewestRuntime } from './runtime.newest';
-import { TRIGGER_WORKFLOWS, triggerSuite } from './trigger-suite';
+// the newest n8n 2.x, beside the pinned one: test/support/newest-runtime.ts.
+import { startE2eEnvironment } from '../support/e2e-environment';
+import { newest, PORT_OFFSET, skipUnlocked, useNewestRuntime } from '../support/newest-runtime';
+import { TRIGGER_WORKFLOWS, triggerSuite } from '../support/trigger-suite';
 
 if (newest.locked) {
 	useNewestRuntime();

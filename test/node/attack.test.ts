@@ -1,10 +1,10 @@
 // Money safety under attack (issue #13): a lying network, careless operators and concurrency.
 // Each test failed on e72e601. The sandbox's ledger is the truth about what money moved.
-import { nodeOutput } from '../../reliability/support';
+import { nodeOutput } from '../support/campaign';
 
-import { BANK_DESTINATION, MERCHANT, PAN, WAIT, cardPayment, runNode, single, useSandbox, type NodeRun, type Sandbox } from './harness';
+import { BANK_DESTINATION, MERCHANT, PAN, WAIT, cardPayment, runNode, single, useSandbox, type NodeRun, type Sandbox } from '../support/harness';
 
-const { startHostileGateway, NON_REPLIES } = require('../helpers/hostile-gateway') as {
+const { startHostileGateway, NON_REPLIES } = require('../support/hostile-gateway') as {
 	startHostileGateway(
 		url: string,
 		plan?: (request: { op: string | null }) => { forward?: boolean; answer?: string } | undefined,

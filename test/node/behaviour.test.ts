@@ -2,7 +2,7 @@
 // queries), 3-D Secure during the wait, bulk runs with bounded concurrency, Continue On Fail.
 import type { INodeParameters } from 'n8n-workflow';
 
-import { NODE_NAME, WAIT, cardPayment, jsonOf, runNode, single, useSandbox } from './harness';
+import { NODE_NAME, WAIT, cardPayment, jsonOf, runNode, single, useSandbox } from '../support/harness';
 
 const env = useSandbox({ pollsBeforeFinal: 2 });
 

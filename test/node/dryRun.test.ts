@@ -12,7 +12,7 @@ import * as threeDSecure from '../../nodes/CardGateway/actions/threeDSecure';
 import * as transaction from '../../nodes/CardGateway/actions/transaction';
 import * as transfer from '../../nodes/CardGateway/actions/transfer';
 
-import { CARD, CUSTOMER, PAN, PAN2, RETURN_URL, WAIT, cardPayment, jsonOf, runNode, single, useSandbox, type Sandbox } from './harness';
+import { CARD, CUSTOMER, PAN, PAN2, RETURN_URL, WAIT, cardPayment, jsonOf, runNode, single, useSandbox, type Sandbox } from '../support/harness';
 
 const RESOURCES = { cardReference, hostedForm, payment, payout, recurringPayment, threeDSecure, transaction, transfer };
 

@@ -2,7 +2,7 @@
 // a refusal looks like, and what must never appear in outputs or errors (card data, secrets).
 import type { INodeParameters } from 'n8n-workflow';
 
-import { BANK_DESTINATION, CUSTOMER, MERCHANT, MERCHANT_PEM, NODE_NAME, OTHER_MERCHANT, PAN, PAN2, WAIT, cardPayment, readKey, runNode, single, useSandbox, type NodeRun } from './harness';
+import { BANK_DESTINATION, CUSTOMER, MERCHANT, MERCHANT_PEM, NODE_NAME, OTHER_MERCHANT, PAN, PAN2, WAIT, cardPayment, readKey, runNode, single, useSandbox, type NodeRun } from '../support/harness';
 
 const env = useSandbox();
 

@@ -1,6 +1,6 @@
 // "Money truth by construction" (issue 22): the sandbox's ledger judges what the node says, for
 // every operation. The operations are read from the node's own description (the resource options and
-// each resource's operation options); each one must have a fixture (test/helpers/operation-fixtures.ts),
+// each resource's operation options); each one must have a fixture (test/support/operation-fixtures.ts),
 // so that a new operation cannot be left out. Every money-moving operation runs under every fault of
 // its own request (sandbox faults and a lying network), with and without Wait for Final Status, under
 // typed and generated order IDs, replayed, in a dry run and under spending limits; the node's outputs
@@ -20,11 +20,11 @@ import * as threeDSecure from '../../nodes/CardGateway/actions/threeDSecure';
 import * as transaction from '../../nodes/CardGateway/actions/transaction';
 import * as transfer from '../../nodes/CardGateway/actions/transfer';
 import { OPERATIONS } from '../../nodes/shared/protocol/catalogue';
-import { FIXTURES, type Fixture, type Prepared } from '../helpers/operation-fixtures';
+import { FIXTURES, type Fixture, type Prepared } from '../support/operation-fixtures';
 
-import { Sandbox, runNode, type LedgerEntry, type NodeRun, type SandboxRequest } from './harness';
+import { Sandbox, runNode, type LedgerEntry, type NodeRun, type SandboxRequest } from '../support/harness';
 
-const { startHostileGateway } = require('../helpers/hostile-gateway') as {
+const { startHostileGateway } = require('../support/hostile-gateway') as {
 	startHostileGateway(
 		url: string,
 		plan?: (request: { op: string | null }) => { forward?: boolean; answer?: string } | undefined,

@@ -4,9 +4,9 @@ import type { IExecuteFunctions, INodeExecutionData, INodeParameters, INodeType,
 
 import { CardGateway } from '../../nodes/CardGateway/CardGateway.node';
 import { amountUnits } from '../../nodes/shared/protocol/amount';
-import { runWorkflow } from '../helpers/n8n';
+import { runWorkflow } from '../support/n8n';
 
-import { NODE_NAME, NODE_TYPE, WAIT, cardPayment, jsonOf, runNode, useSandbox, type LedgerEntry } from './harness';
+import { NODE_NAME, NODE_TYPE, WAIT, cardPayment, jsonOf, runNode, useSandbox, type LedgerEntry } from '../support/harness';
 
 const env = useSandbox();
 

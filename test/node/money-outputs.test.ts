@@ -2,7 +2,7 @@
 // the sandbox's ledger over real HTTP: nothing is reported as moved unless the gateway approved it.
 import type { IDataObject } from 'n8n-workflow';
 
-import { PAN2, WAIT, cardPayment, runNode, single, useSandbox } from './harness';
+import { PAN2, WAIT, cardPayment, runNode, single, useSandbox } from '../support/harness';
 
 const env = useSandbox();
 

@@ -2,9 +2,9 @@
 // the sandbox's ledger over real HTTP. Each of these failed on ad87028.
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { BANK_DESTINATION, PAN2, WAIT, cardPayment, readKey, runNode, single, useSandbox, type NodeRun } from './harness';
+import { BANK_DESTINATION, PAN2, WAIT, cardPayment, readKey, runNode, single, useSandbox, type NodeRun } from '../support/harness';
 
-const { startHostileGateway } = require('../helpers/hostile-gateway') as {
+const { startHostileGateway } = require('../support/hostile-gateway') as {
 	startHostileGateway(
 		url: string,
 		plan?: (request: { op: string | null }) => { forward?: boolean; answer?: string } | undefined,

@@ -2,7 +2,7 @@
 // sandbox verifies every signature (SHA-1 control, OAuth HMAC-SHA1, OAuth RSA-SHA256).
 import type { IDataObject } from 'n8n-workflow';
 
-import { CARD, CUSTOMER, PAN, PAN2, RETURN_URL, WAIT, cardPayment, runNode, single, useSandbox } from './harness';
+import { CARD, CUSTOMER, PAN, PAN2, RETURN_URL, WAIT, cardPayment, runNode, single, useSandbox } from '../support/harness';
 
 const env = useSandbox();
 

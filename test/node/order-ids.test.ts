@@ -26,9 +26,9 @@ import {
 import { CardGatewayApi } from '../../credentials/CardGatewayApi.credentials';
 import { CardGateway } from '../../nodes/CardGateway/CardGateway.node';
 import { generatedOrderId, isExecutionRetry } from '../../nodes/CardGateway/actions/common/orderIds';
-import * as engine from '../helpers/engine';
+import * as engine from '../support/engine';
 
-import { NODE_NAME, NODE_TYPE, WAIT, cardPayment, useSandbox } from './harness';
+import { NODE_NAME, NODE_TYPE, WAIT, cardPayment, useSandbox } from '../support/harness';
 
 type Json = Record<string, unknown>;
 

@@ -5,9 +5,9 @@
 import type { IDataObject, IExecuteFunctions, INodeParameters } from 'n8n-workflow';
 
 import { CardGateway } from '../../nodes/CardGateway/CardGateway.node';
-import { runWorkflow } from '../helpers/n8n';
+import { runWorkflow } from '../support/n8n';
 
-import { NODE_NAME, NODE_TYPE, cardPayment, jsonOf, runNode, useSandbox } from './harness';
+import { NODE_NAME, NODE_TYPE, cardPayment, jsonOf, runNode, useSandbox } from '../support/harness';
 
 const env = useSandbox();
 

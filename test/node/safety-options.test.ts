@@ -6,9 +6,9 @@
 import { Workflow, type IDataObject, type INode, type INodeParameters, type INodeType, type INodeTypeDescription, type NodeParameterValue } from 'n8n-workflow';
 
 import { CardGateway } from '../../nodes/CardGateway/CardGateway.node';
-import { PACKAGE } from '../helpers/n8n';
+import { PACKAGE } from '../support/n8n';
 
-import { PAN, cardPayment, runNode, useSandbox, type NodeRun } from './harness';
+import { PAN, cardPayment, runNode, useSandbox, type NodeRun } from '../support/harness';
 
 const env = useSandbox();
 

@@ -2,7 +2,7 @@
 // its ledger shows how often money moved, its request log how often the node asked.
 import { createServer } from 'node:net';
 
-import { BANK_DESTINATION, WAIT, cardPayment, runNode, single, useSandbox, type Sandbox } from './harness';
+import { BANK_DESTINATION, WAIT, cardPayment, runNode, single, useSandbox, type Sandbox } from '../support/harness';
 
 const env = useSandbox();
 

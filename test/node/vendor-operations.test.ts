@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { CARD, CUSTOMER, MERCHANT, PAN2, RETURN_URL, WAIT, cardPayment, runNode, single, useSandbox, type Sandbox } from './harness';
+import { CARD, CUSTOMER, MERCHANT, PAN2, RETURN_URL, WAIT, cardPayment, runNode, single, useSandbox, type Sandbox } from '../support/harness';
 
 const env = useSandbox();
 

@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 
 import { maskSensitive, maskText } from '../../nodes/shared/protocol/masking';
-import { digitsOf, pan, spelling, surrounding, write } from '../../reliability/masking';
+import { digitsOf, pan, spelling, surrounding, write } from '../support/card-numbers';
 
 describe('card numbers in any spelling are masked', () => {
 	it('in free text: at most the first 6 and last 4 digits survive (property, 2,000 runs)', () => {

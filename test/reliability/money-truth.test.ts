@@ -2,7 +2,7 @@
 // order ID, n8n's Retry of a failed execution): a small fixed-seed slice of `npm run reliability`.
 // Every invariant must have run (passed > 0) and hold.
 import { moneyTruthCampaign } from '../../reliability/moneyTruth';
-import type { CampaignResult } from '../../reliability/support';
+import type { CampaignResult } from '../support/campaign';
 
 const RUNS = 39; // three of each of the 13 scenarios
 

@@ -6,7 +6,7 @@ import { forgedCampaign } from '../../reliability/forged';
 import { forgedGenuineCampaign } from '../../reliability/forgedGenuine';
 import { loadCampaign } from '../../reliability/load';
 import { startReliabilityN8n, type ReliabilityN8n } from '../../reliability/n8n';
-import type { CampaignResult } from '../../reliability/support';
+import type { CampaignResult } from '../support/campaign';
 
 let n8n: ReliabilityN8n;
 const outputs: Array<{ campaign: string; texts: string[] }> = [];

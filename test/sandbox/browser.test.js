@@ -3,7 +3,7 @@
 // HTTP client following the pages.
 const { describe, it, expect, beforeAll, afterAll } = require('@jest/globals');
 const { startSandbox } = require('../../sandbox');
-const { Client, MERCHANT, CARD, sha1, parseForm } = require('./client');
+const { Client, MERCHANT, CARD, sha1, parseForm } = require('../support/sandbox-client');
 
 let sb;
 let c;

@@ -4,7 +4,7 @@
 const { describe, it, expect, beforeAll, afterAll } = require('@jest/globals');
 const http = require('node:http');
 const { startSandbox } = require('../../sandbox');
-const { Client, MERCHANT, sha1 } = require('./client');
+const { Client, MERCHANT, sha1 } = require('../support/sandbox-client');
 
 let sb;
 let c;

@@ -3,7 +3,7 @@
 const { describe, it, expect } = require('@jest/globals');
 const { spawn, spawnSync } = require('node:child_process');
 const path = require('node:path');
-const { Client } = require('./client');
+const { Client } = require('../support/sandbox-client');
 
 const SCRIPT = path.join(__dirname, '..', '..', 'scripts', 'sandbox.js');
 

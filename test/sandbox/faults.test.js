@@ -2,7 +2,7 @@
 // Request fault injection and the admin API.
 const { describe, it, expect, beforeAll, afterAll, beforeEach } = require('@jest/globals');
 const { startSandbox } = require('../../sandbox');
-const { Client, MERCHANT, CARD, withControl } = require('./client');
+const { Client, MERCHANT, CARD, withControl } = require('../support/sandbox-client');
 
 let sb;
 let c;

@@ -3,7 +3,7 @@
 // sale with a hosted-fields ticket, v4 status), and the destination every payout and transfer needs.
 const { describe, it, expect, beforeAll, afterAll } = require('@jest/globals');
 const { startSandbox } = require('../../sandbox');
-const { Client, MERCHANT, CARD, CARD2, sha1 } = require('./client');
+const { Client, MERCHANT, CARD, CARD2, sha1 } = require('../support/sandbox-client');
 
 let sb;
 let c;

@@ -3,7 +3,7 @@
 const { describe, it, expect, beforeAll, afterAll } = require('@jest/globals');
 const { request } = require('undici');
 const { startSandbox } = require('../../sandbox');
-const { Client, MERCHANT, OTHER, CARD, sha1, withControl } = require('./client');
+const { Client, MERCHANT, OTHER, CARD, sha1, withControl } = require('../support/sandbox-client');
 
 let sb;
 let c;
@@ -233,7 +233,7 @@ describe('OAuth signatures', () => {
 		const port = new URL(sb.url).port;
 		const p = check();
 		const url = `http://localhost:${port}/paynet/api/v4/payout-check/1001`;
-		const { oauthHeader } = require('./client');
+		const { oauthHeader } = require('../support/sandbox-client');
 		const h = oauthHeader({ method: 'RSA-SHA256', url, params: p });
 		const r = await request(`${sb.url}/paynet/api/v4/payout-check/1001`, {
 			method: 'POST',

@@ -3,7 +3,7 @@
 // and return's own explicit rule, over real HTTP.
 const { describe, it, expect, beforeAll, afterAll } = require('@jest/globals');
 const { startSandbox } = require('../../sandbox');
-const { Client, MERCHANT, sha1 } = require('./client');
+const { Client, MERCHANT, sha1 } = require('../support/sandbox-client');
 
 /** A sandbox per reading; each test gets an approved 10.00 USD preauth on it. */
 function reading(captureControl) {

@@ -3,7 +3,7 @@
 // transfers and recurring payments.
 const { describe, it, expect, beforeAll, afterAll } = require('@jest/globals');
 const { startSandbox } = require('../../sandbox');
-const { Client, MERCHANT, CARD, CARD2 } = require('./client');
+const { Client, MERCHANT, CARD, CARD2 } = require('../support/sandbox-client');
 
 let sb;
 let c;
@@ -211,7 +211,7 @@ describe('follow-ups', () => {
 		const s = await c.sale();
 		expect((await c.followUp('capture', '1', 'nope')).data['error-code']).toBe(3);
 		expect((await c.followUp('return', s.orderid, 'wrong-cid')).data['error-code']).toBe(3);
-		const other = require('./client').OTHER;
+		const other = require('../support/sandbox-client').OTHER;
 		const r = await c.control('status', 3001, { login: other.login, client_orderid: s.params.client_orderid, orderid: s.orderid }, { merchant: other });
 		expect(r.data).toMatchObject({ status: 'error', 'error-message': 'Order not found' });
 	});

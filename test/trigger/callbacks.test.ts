@@ -20,7 +20,7 @@ import {
 	type CapturedCallback,
 	type Sandbox,
 	type TriggerResult,
-} from './support';
+} from '../support/trigger';
 
 let sandbox: Sandbox;
 const receiver = new CallbackReceiver();

@@ -12,7 +12,7 @@ import {
 	trigger,
 	type Sandbox,
 	type TriggerResult,
-} from './support';
+} from '../support/trigger';
 
 const SUCCESS = 'https://shop.example.com/thank-you';
 const FAILURE = 'https://shop.example.com/payment-failed?reason=card';

@@ -19,7 +19,7 @@ import {
 	trigger,
 	type CapturedCallback,
 	type Sandbox,
-} from './support';
+} from '../support/trigger';
 
 let sandbox: Sandbox;
 const receiver = new CallbackReceiver();

@@ -9,7 +9,7 @@ import { HookContext } from 'n8n-core';
 import { NodeHelpers, Workflow, type INode, type INodeTypes, type IWorkflowExecuteAdditionalData } from 'n8n-workflow';
 
 import { CardGatewayTrigger } from '../../nodes/CardGatewayTrigger/CardGatewayTrigger.node';
-import { TYPE_NAME, captureLogs } from './support';
+import { TYPE_NAME, captureLogs } from '../support/trigger';
 
 const WEBHOOK_ID = '6b0c1f4e-0003-4000-8000-0000000000bb';
 

@@ -4,7 +4,7 @@
 // fails there.
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { BANK_DESTINATION, CARD, CUSTOMER, PAN2, RETURN_URL, WAIT, cardPayment, runNode, type NodeRun, type Sandbox } from '../node/harness';
+import { BANK_DESTINATION, CARD, CUSTOMER, PAN2, RETURN_URL, WAIT, cardPayment, runNode, type NodeRun, type Sandbox } from './harness';
 
 /** What a case runs: the operation's parameters, and what its order had before. */
 export interface Prepared {

@@ -1,6 +1,6 @@
-// Shared fixtures for the trigger tests: the sandbox gateway, a loopback receiver that captures the
-// callbacks the sandbox sends, sale / hosted-form helpers, and a wrapper around callWebhook that also
-// records what n8n's logger was given.
+// Shared fixtures for the trigger tests (test/trigger/): the sandbox gateway, a loopback receiver
+// that captures the callbacks the sandbox sends, sale / hosted-form helpers, and a wrapper around
+// callWebhook that also records what n8n's logger was given.
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,7 +10,7 @@ import { Container } from '@n8n/di';
 import type { ICredentialDataDecryptedObject, INode } from 'n8n-workflow';
 
 import { CardGatewayTrigger } from '../../nodes/CardGatewayTrigger/CardGatewayTrigger.node';
-import { callWebhook, PACKAGE, type WebhookRequest, type WebhookResult } from '../helpers/n8n';
+import { callWebhook, PACKAGE, type WebhookRequest, type WebhookResult } from './n8n';
 
 const { startSandbox } = require('../../sandbox');
 

@@ -1,6 +1,6 @@
 'use strict';
 // n8n-core's real engine (WorkflowExecute) in this process, shared by the node tests
-// (test/helpers/n8n.ts, over the TypeScript sources) and the in-process benchmark
+// (test/support/n8n.ts, over the TypeScript sources) and the in-process benchmark
 // (bench/inprocess.js, over dist/). Credentials are handed out decrypted; the given credential class
 // signs, as in n8n.
 require('reflect-metadata');

@@ -1,4 +1,4 @@
-// Runs the Card Gateway node in n8n-core's engine (test/helpers/n8n.ts) against the sandbox
+// Runs the Card Gateway node in n8n-core's engine (test/support/n8n.ts) against the sandbox
 // gateway over real HTTP on loopback. Keys and merchant secrets are read from the sandbox's files.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { ICredentialDataDecryptedObject, IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { CardGateway } from '../../nodes/CardGateway/CardGateway.node';
-import { PACKAGE, runWorkflow } from '../helpers/n8n';
+import { PACKAGE, runWorkflow } from './n8n';
 
 const { startSandbox } = require('../../sandbox') as {
 	startSandbox(options: Record<string, unknown>): Promise<{ url: string; close(): Promise<void> }>;

@@ -1,5 +1,6 @@
-// Shared pieces of the reliability campaigns (issue #7): a seeded random generator, a small
-// concurrency pool, percentiles, and the result shape every campaign returns for the report.
+// Shared pieces of the reliability campaigns (reliability/, issue #7) and their slices
+// (test/reliability/): a seeded random generator, a small concurrency pool, percentiles, and the
+// result shape every campaign returns for the report.
 
 /** One invariant of a campaign and how often it held. */
 export interface InvariantCount {

@@ -7,9 +7,9 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 
-import { CALLBACK_TIMEOUT_MS, MERCHANT, eventually, readWorkflows, type E2eEnvironment } from './environment';
+import { CALLBACK_TIMEOUT_MS, MERCHANT, eventually, readWorkflows, type E2eEnvironment } from './e2e-environment';
 
-const { Client } = require('../sandbox/client');
+const { Client } = require('./sandbox-client');
 const { startSandbox } = require('../../sandbox');
 
 const WORKFLOW = 'e2eCallbackTrigger1';
@@ -21,14 +21,14 @@ const WEBHOOK_FILTERED = '2f1b7c1e-0003-4000-8000-0000000000aa/callback';
 const IDS = [WORKFLOW, WORKFLOW_V1, WORKFLOW_FILTERED];
 
 /** The trigger workflows, to start an environment with. */
-export const TRIGGER_WORKFLOWS = { workflows: readWorkflows(join(__dirname, 'workflows')).filter((w) => IDS.includes(String(w.id))), publish: IDS };
+export const TRIGGER_WORKFLOWS = { workflows: readWorkflows(join(__dirname, '../e2e/workflows')).filter((w) => IDS.includes(String(w.id))), publish: IDS };
 
 /** Registers the trigger tests against the environment `start()` returns (started once). */
 export function triggerSuite(start: () => Promise<E2eEnvironment>): { env: () => E2eEnvironment } {
 	let env: E2eEnvironment;
 
 	beforeAll(async () => {
-		// start() returns once the published workflows' webhooks answer (environment.ts).
+		// start() returns once the published workflows' webhooks answer (e2e-environment.ts).
 		env = await start();
 	}, 15 * 60_000);
 	afterAll(async () => {

@@ -29,7 +29,7 @@ export function useNewestRuntime(): void {
 	delete process.env.N8N_RUNTIME;
 }
 
-/** environment.ts with every environment's port moved by PORT_OFFSET (for jest.mock). */
+/** e2e-environment.ts with every environment's port moved by PORT_OFFSET (for jest.mock). */
 export function onNewestPorts<T extends { startE2eEnvironment: (options: { port: number }) => unknown }>(environment: T): T {
 	return {
 		...environment,
