@@ -65,7 +65,9 @@ export interface LostReply {
 }
 
 /** Connection errors that happen before a single byte of the request left: nothing was sent. */
-const NOTHING_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+/** n8n's SSRF protection refused the address: no connection was opened. */
+const SSRF_BLOCKED = 'SSRF_BLOCKED';
+const NOTHING_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', SSRF_BLOCKED]);
 
 const CODE_WORDS: Record<string, string> = {
 	ECONNABORTED: 'the reply timed out',
@@ -78,6 +80,7 @@ const CODE_WORDS: Record<string, string> = {
 	EAI_AGAIN: 'the host name could not be resolved',
 	EHOSTUNREACH: 'the host is unreachable',
 	ENETUNREACH: 'the network is unreachable',
+	SSRF_BLOCKED: "n8n's SSRF protection blocked the gateway's address (ask the n8n administrator to allow it)",
 };
 
 /** Node's timers fire at once beyond this (2^31 - 1 ms), which would turn a timeout into an instant failure. */
@@ -325,10 +328,11 @@ function checkSigningMaterial(ctx: GatewayContext, auth: 'oauth-hmac-sha1' | 'oa
 	return auth === 'oauth-rsa-sha256' ? rsaKeyOf(ctx, credentials) : undefined;
 }
 
-function unreachable(error: unknown, credentials: MerchantCredentials): LostReply {
+export function unreachable(error: unknown, credentials: MerchantCredentials): LostReply {
 	// n8n wraps network errors in NodeApiError and keeps their code in httpCode.
 	const cause = error as { code?: string; cause?: { code?: string }; httpCode?: string; message?: string };
-	const code = cause.code ?? cause.cause?.code ?? cause.httpCode ?? 'UNKNOWN';
+	// n8n's SSRF protection refuses the address when it resolves the host name, before any connection.
+	const code = blockedBySsrfProtection(error) ? SSRF_BLOCKED : (cause.code ?? cause.cause?.code ?? cause.httpCode ?? 'UNKNOWN');
 	return {
 		kind: 'lost',
 		code,
@@ -336,4 +340,12 @@ function unreachable(error: unknown, credentials: MerchantCredentials): LostRepl
 		message: maskText(String(cause.message ?? error), credentialSecrets(credentials)),
 		nothingSent: NOTHING_SENT.has(code),
 	};
+}
+
+
+function blockedBySsrfProtection(error: unknown): boolean {
+	for (let link = error as { name?: unknown; cause?: unknown } | undefined, depth = 0; link && depth < 5; link = link.cause as typeof link, depth++) {
+		if (link.name === 'SsrfBlockedIpError') return true;
+	}
+	return false;
 }

@@ -5,6 +5,7 @@ import { GatewayInputError } from '../../nodes/shared/protocol/errors';
 import { maskPan, maskSensitive, maskText } from '../../nodes/shared/protocol/masking';
 import { loadRsaPrivateKey } from '../../nodes/shared/protocol/oauth';
 import { classifyReply, isOrderNotFound, parseGatewayReply } from '../../nodes/shared/protocol/reply';
+import { unreachable } from '../../nodes/shared/transport';
 
 function inputError(run: () => unknown): GatewayInputError {
 	try {
@@ -145,5 +146,17 @@ describe('RSA private keys', () => {
 		const ec = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 		expect(inputError(() => loadRsaPrivateKey(ec)).message).toContain('ec');
 		expect(inputError(() => loadRsaPrivateKey('not a key')).field).toBe('privateKey');
+	});
+});
+
+describe("n8n's SSRF protection", () => {
+	it('a request n8n refused to connect to (SsrfBlockedIpError, however wrapped) is "nothing sent", never a lost reply', () => {
+		const blocked = Object.assign(new Error('The request was blocked because it resolves to a restricted IP address'), { name: 'SsrfBlockedIpError' });
+		const wrapped = Object.assign(new Error('The connection failed'), { name: 'NodeApiError', cause: blocked, httpCode: 'UNKNOWN' });
+		const credentials = { baseUrl: 'https://gw.example.com/paynet', login: 'm', controlKey: 'secret-key', endpointId: '1' } as never;
+		for (const error of [blocked, wrapped]) {
+			expect(unreachable(error, credentials)).toMatchObject({ nothingSent: true, code: 'SSRF_BLOCKED', what: expect.stringContaining('SSRF protection') });
+		}
+		expect(unreachable(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }), credentials)).toMatchObject({ nothingSent: false });
 	});
 });
