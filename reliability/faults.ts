@@ -9,7 +9,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { CardGatewayTrigger } from '../nodes/CardGatewayTrigger/CardGatewayTrigger.node';
 
 import { callWebhook, PACKAGE } from '../test/support/n8n';
-import { CARD, CUSTOMER, PAN2, Sandbox, cardPayment, runNode, type NodeRun } from '../test/support/harness';
+import { CARD, CUSTOMER, PAN2, Sandbox, cardPayment, runNode, storedCard, type NodeRun } from '../test/support/harness';
 import { Random, Tally, nodeOutput, pool, sleep, until, type CampaignResult } from '../test/support/campaign';
 
 const FINAL = new Set(['approved', 'declined', 'filtered', 'error', 'unknown']);
@@ -251,17 +251,7 @@ export async function faultCampaign({ seed, runs, lanes = 8 }: { seed: number; r
 	const outcomes: Record<string, number> = {};
 	try {
 		// One stored card per lane for the rebills, made without faults.
-		const cardRefs = await Promise.all(
-			sandboxes.map(async (sb, lane) => {
-				const cid = `rel1-${seed}-ref-${lane}`;
-				const sale = await runNode(sb, cardPayment({ merchantOrderId: cid, options: OPTIONS }));
-				const orderid = String(sale.items[0]?.json.orderid);
-				const ref = await runNode(sb, { resource: 'cardReference', operation: 'create', merchantOrderId: cid, gatewayOrderId: orderid });
-				const id = String(ref.items[0]?.json.cardRefId ?? '');
-				if (!/^\d+$/.test(id)) throw new Error(`lane ${lane}: no card reference (${ref.error?.message})`);
-				return id;
-			}),
-		);
+		const cardRefs = await Promise.all(sandboxes.map((sb, lane) => storedCard(sb, `rel1-${seed}-ref-${lane}`, OPTIONS)));
 
 		await pool(lanes, runs, async (index, lane) => {
 			const sb = sandboxes[lane];

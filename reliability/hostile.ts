@@ -6,7 +6,7 @@
 // Everything the node says is checked against the sandbox's ledger.
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { BANK_DESTINATION, CARD, CUSTOMER, PAN2, Sandbox, cardPayment, runNode, type NodeRun } from '../test/support/harness';
+import { BANK_DESTINATION, CARD, CUSTOMER, PAN2, Sandbox, cardPayment, runNode, storedCard, type NodeRun } from '../test/support/harness';
 import { Random, Tally, nodeOutput, pool, type CampaignResult } from '../test/support/campaign';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the proxy is a CommonJS test helper
@@ -116,14 +116,10 @@ export async function hostileCampaign({ seed, runs, lanes = 6 }: { seed: number;
 	try {
 		// Stored cards per lane (rebills, transfers by reference), made without faults.
 		const refs = await Promise.all(
-			sandboxes.map(async (sb, lane) => {
-				const cardRef = async (cid: string) => {
-					const sale = await runNode(sb, cardPayment({ merchantOrderId: cid, options: OPTIONS }));
-					const ref = await runNode(sb, { resource: 'cardReference', operation: 'create', merchantOrderId: cid, gatewayOrderId: String(sale.items[0]?.json.orderid) });
-					return String(ref.items[0]?.json.cardRefId ?? '');
-				};
-				return { cardRef: await cardRef(`rel6-${seed}-ref-${lane}`), destinationRef: await cardRef(`rel6-${seed}-dst-${lane}`) };
-			}),
+			sandboxes.map(async (sb, lane) => ({
+				cardRef: await storedCard(sb, `rel6-${seed}-ref-${lane}`, OPTIONS),
+				destinationRef: await storedCard(sb, `rel6-${seed}-dst-${lane}`, OPTIONS),
+			})),
 		);
 
 		await pool(lanes, runs, async (index, lane) => {

@@ -7,19 +7,16 @@
 // - re-runs of the same item under the same typed order ID: the node asks the gateway first and,
 //   when the gateway already has the order, sends nothing (`alreadyExisted: true`, `noMoneyMoved`);
 // - n8n's Retry of a failed execution, in n8n-core's engine the way n8n 2.41's ExecutionService.retry
-//   replays it (test/node/order-ids.test.ts): generated order IDs must come out the same, so an item
+//   replays it (test/support/engine.js, as test/node/order-ids.test.ts): generated order IDs must come out the same, so an item
 //   charged before the failure is found at the gateway, not charged again.
 // Scenarios are cycled (every slice covers each); everything else is drawn from the seed.
-import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
-import { Workflow, type IDataObject, type INode, type INodeParameters, type IRun, type IRunExecutionData, type WorkflowExecuteMode } from 'n8n-workflow';
+import type { IDataObject, INodeParameters, IRun, IRunExecutionData, Workflow, WorkflowExecuteMode } from 'n8n-workflow';
 
-import { CardGatewayApi } from '../credentials/CardGatewayApi.credentials';
-import { CardGateway } from '../nodes/CardGateway/CardGateway.node';
 import { MONEY_EFFECTS, MONEY_EFFECT_WORDS, type MoneyEffect } from '../nodes/shared/moneyEffect';
 
-import * as engine from '../test/support/engine';
-import { BANK_DESTINATION, CARD, CUSTOMER, NODE_NAME, NODE_TYPE, PAN2, RETURN_URL, Sandbox, cardPayment, runNode, type NodeRun } from '../test/support/harness';
 import { Random, Tally, nodeOutput, pool, type CampaignResult } from '../test/support/campaign';
+import { BANK_DESTINATION, CARD, CUSTOMER, NODE_NAME, PAN2, RETURN_URL, Sandbox, cardGatewayWorkflow, cardPayment, executeOn, runNode, storedCard, type NodeRun } from '../test/support/harness';
+import { freshExecutionData, retryExecutionData } from '../test/support/n8n';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the proxy is a CommonJS test helper
 const { startHostileGateway, NON_REPLIES } = require('../test/support/hostile-gateway') as {
@@ -148,64 +145,6 @@ function hostilePlan(rng: Random, network: Network | number, seen: Seen[], answe
 }
 
 // ---------------------------------------------------------------------------------------------
-// n8n's Retry of a failed execution, in n8n-core's engine (as test/node/order-ids.test.ts).
-
-const NODE_TYPES = engine.nodeTypesFor({ [NODE_TYPE]: new CardGateway() });
-const CREDENTIAL_TYPE = new CardGatewayApi();
-let executions = 0;
-
-function workflowOf(parameters: INodeParameters): Workflow {
-	const nodes: INode[] = [
-		{ id: 'start', name: 'Start', type: 'test.start', typeVersion: 1, position: [0, 0], parameters: {} },
-		{ id: 'cg', name: NODE_NAME, type: NODE_TYPE, typeVersion: 1, position: [400, 0], parameters, credentials: { cardGatewayApi: { id: 'cred-1', name: 'Card Gateway account' } } },
-	];
-	return new Workflow({
-		id: 'money-truth',
-		name: 'money truth',
-		nodes,
-		connections: { Start: { main: [[{ node: NODE_NAME, type: 'main', index: 0 }]] } },
-		nodeTypes: NODE_TYPES,
-		active: false,
-		settings: { executionOrder: 'v1' },
-	});
-}
-
-function freshData(workflow: Workflow, input: IDataObject[]): IRunExecutionData {
-	return {
-		startData: {},
-		resultData: { runData: {} },
-		executionData: {
-			metadata: {},
-			contextData: {},
-			waitingExecution: {},
-			waitingExecutionSource: null,
-			nodeExecutionStack: [{ node: workflow.getNode('Start')!, data: { main: [input.map((json) => ({ json }))] }, source: null }],
-		},
-	} as unknown as IRunExecutionData;
-}
-
-async function execute(sb: Sandbox, baseUrl: string, mode: WorkflowExecuteMode, workflow: Workflow, data: IRunExecutionData): Promise<IRun> {
-	const hooks = new ExecutionLifecycleHooks(mode, `money-truth-${++executions}`, { id: workflow.id, name: workflow.name } as never);
-	const done = new Promise<IRun>((resolve) => hooks.addHandler('workflowExecuteAfter', (run) => resolve(run)));
-	const additionalData = engine.additionalDataFor(CREDENTIAL_TYPE, sb.credentials({ baseUrl }), hooks);
-	await new WorkflowExecute(additionalData, mode, data).processRunExecutionData(workflow);
-	return await done;
-}
-
-/** What n8n 2.41's ExecutionService.retry hands on: the saved data, the failed node's errored run dropped; with `current`, the current workflow's nodes. */
-function retryOf(failed: IRun, current?: Workflow): IRunExecutionData {
-	const data = JSON.parse(JSON.stringify(failed.data)) as IRunExecutionData;
-	const { lastNodeExecuted } = data.resultData;
-	if (lastNodeExecuted) {
-		delete data.resultData.error;
-		const nodeRunData = data.resultData.runData?.[lastNodeExecuted];
-		if (nodeRunData && nodeRunData.length > 0 && nodeRunData[nodeRunData.length - 1].error !== undefined) nodeRunData.pop();
-	}
-	if (current) for (const stack of data.executionData!.nodeExecutionStack) stack.node = current.getNode(stack.node.name)!;
-	return data;
-}
-
-// ---------------------------------------------------------------------------------------------
 // What the node said, per item.
 
 const WORDS = Object.entries(MONEY_EFFECT_WORDS) as Array<[MoneyEffect, string]>;
@@ -322,16 +261,10 @@ export async function moneyTruthCampaign({ seed, runs, lanes = 8 }: { seed: numb
 	try {
 		// Stored cards per lane (transfers by reference), made without faults.
 		const refs = await Promise.all(
-			sandboxes.map(async (sb, lane) => {
-				const cardRef = async (cid: string) => {
-					const sale = await runNode(sb, cardPayment({ merchantOrderId: cid, options: OPTIONS }));
-					const ref = await runNode(sb, { resource: 'cardReference', operation: 'create', merchantOrderId: cid, gatewayOrderId: String(sale.items[0]?.json.orderid) });
-					const id = String(ref.items[0]?.json.cardRefId ?? '');
-					if (!/^\d+$/.test(id)) throw new Error(`lane ${lane}: no card reference (${ref.error?.message})`);
-					return id;
-				};
-				return { cardRef: await cardRef(`rel10-${seed}-ref-${lane}`), destinationRef: await cardRef(`rel10-${seed}-dst-${lane}`) };
-			}),
+			sandboxes.map(async (sb, lane) => ({
+				cardRef: await storedCard(sb, `rel10-${seed}-ref-${lane}`, OPTIONS),
+				destinationRef: await storedCard(sb, `rel10-${seed}-dst-${lane}`, OPTIONS),
+			})),
 		);
 		const mint = async (sb: Sandbox, cvv2: string) =>
 			(await sb.admin<{ token: string }>('POST', 'hosted-fields/tokens', { credit_card_number: PAN2, expire_month: '10', expire_year: '2034', cvv2 })).token;
@@ -476,8 +409,8 @@ export async function moneyTruthCampaign({ seed, runs, lanes = 8 }: { seed: numb
 				}),
 			);
 			const values = { cid: '', amount: "={{ $json.bad ? $json.amount + 'x' : $json.amount }}", token: '={{ $json.token }}', cvv: "={{ $json.decline ? '116' : '123' }}" };
-			const original = workflowOf(withConcurrency(newOrder(op, lane, values)));
-			const fixed = workflowOf(withConcurrency(newOrder(op, lane, { ...values, amount: '={{ $json.amount }}' })));
+			const original = cardGatewayWorkflow(withConcurrency(newOrder(op, lane, values)));
+			const fixed = cardGatewayWorkflow(withConcurrency(newOrder(op, lane, { ...values, amount: '={{ $json.amount }}' })));
 			const planRng = new Random(seed * 7_368_787 + index);
 			const seen: Seen[][] = [];
 			const start = lastSeq(await ledger(sb));
@@ -489,7 +422,7 @@ export async function moneyTruthCampaign({ seed, runs, lanes = 8 }: { seed: numb
 				const proxy = await startHostileGateway(sb.url, hostilePlan(planRng, rate, log, answers));
 				let run: IRun;
 				try {
-					run = await execute(sb, `${proxy.url}/paynet`, mode, workflow, data);
+					run = await executeOn(sb, mode, workflow, data, { baseUrl: `${proxy.url}/paynet` });
 				} finally {
 					await proxy.close();
 				}
@@ -507,7 +440,7 @@ export async function moneyTruthCampaign({ seed, runs, lanes = 8 }: { seed: numb
 				return { run, said, log, tag, failed: run.status === 'error' || !!error };
 			};
 
-			const first = await attempt('first attempt', 'webhook', original, freshData(original, items as unknown as IDataObject[]), rng.pick([0, 0.3, 0.5]));
+			const first = await attempt('first attempt', 'webhook', original, freshExecutionData(original, (items as unknown as IDataObject[]).map((json) => ({ json }))), rng.pick([0, 0.3, 0.5]));
 			let failed = first.failed ? first.run : undefined;
 			const retryCount = first.failed ? (rng.chance(0.6) ? 1 : 2) : 0;
 			for (let n = 1; n <= retryCount && failed; n++) {
@@ -516,7 +449,7 @@ export async function moneyTruthCampaign({ seed, runs, lanes = 8 }: { seed: numb
 				// The items' order IDs, as sent so far (by their amounts), and whether the gateway has them now.
 				const known = items.map((item) => seen.flat().find((request) => request.op !== 'status' && request.amount === item.amount)?.cid ?? '');
 				const existed = await Promise.all(known.map((cid) => hasOrder(sb, cid)));
-				const retried = await attempt(`retry ${n}${current ? ' (current workflow)' : ''}`, 'retry', current ? fixed : original, retryOf(failed, current ? fixed : undefined), rng.chance(0.5) ? 0 : 0.2);
+				const retried = await attempt(`retry ${n}${current ? ' (current workflow)' : ''}`, 'retry', current ? fixed : original, retryExecutionData(failed, current ? fixed : undefined), rng.chance(0.5) ? 0 : 0.2);
 				for (const item of retried.said) {
 					const sent = retried.log.filter((request) => request.op !== 'status' && request.amount === items[item.item].amount);
 					if (existed[item.item]) {

@@ -6,6 +6,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { eventually, readWorkflows, startE2eEnvironment, type E2eEnvironment } from '../support/e2e-environment';
+import type { LedgerEntry } from '../support/harness';
 
 const { seedDemoOrders } = require('../../e2e/seed');
 const { startSandbox } = require('../../sandbox');
@@ -38,13 +39,6 @@ interface Run {
 	status: string;
 	mode: string;
 	data: { resultData: { error?: { message: string }; runData: Record<string, TaskData[]> } };
-}
-interface LedgerEntry {
-	orderid: string;
-	client_orderid: string;
-	kind: string;
-	amount: string;
-	currency: string;
 }
 
 let env: E2eEnvironment;

@@ -10,20 +10,11 @@
 // POST /rest/executions/:id/retry with { loadWorkflow } ("with original workflow": false; "with
 // currently saved workflow": true), and the public API's POST /api/v1/executions/:id/retry.
 import { startE2eEnvironment, CREDENTIAL, eventually, type E2eEnvironment } from '../support/e2e-environment';
+import type { LedgerEntry, SandboxRequest } from '../support/harness';
 
 const WORKFLOW_ID = 'e2eRetryCharge01';
 const WEBHOOK_PATH = 'e2e-retry-charge';
 
-interface LedgerEntry {
-	client_orderid: string;
-	kind: string;
-	amount: string;
-}
-interface SandboxRequest {
-	op: string | null;
-	client_orderid?: string;
-	params?: Record<string, string>;
-}
 interface Fault {
 	id: string;
 	kind: string;

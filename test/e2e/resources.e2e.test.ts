@@ -13,6 +13,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { MERCHANT, PRIVATE_KEY, readWorkflows, startE2eEnvironment, type E2eEnvironment } from '../support/e2e-environment';
+import type { LedgerEntry, SandboxRequest } from '../support/harness';
 
 const { Client, CARD, CARD2, parseForm } = require('../support/sandbox-client');
 
@@ -22,19 +23,6 @@ const card = (number: string, cvv: string) => ({ number, month: '12', year: '203
 
 type Json = Record<string, unknown>;
 type Output = Record<string, string | boolean | Json>;
-interface LedgerEntry {
-	orderid: string;
-	client_orderid: string;
-	kind: string;
-	amount: string;
-	currency: string;
-}
-interface SandboxRequest {
-	path: string;
-	op: string;
-	client_orderid?: string;
-	params?: Record<string, string>;
-}
 
 let env: E2eEnvironment;
 

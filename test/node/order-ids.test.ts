@@ -8,11 +8,10 @@
 // of the current workflow), and a node that runs twice in one execution.
 import { createHash } from 'node:crypto';
 
-import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
 import {
 	NodeOperationError,
-	Workflow,
 	type IConnections,
+	type IDataObject,
 	type IExecuteFunctions,
 	type INode,
 	type INodeExecutionData,
@@ -20,15 +19,13 @@ import {
 	type INodeType,
 	type IRun,
 	type IRunExecutionData,
+	type Workflow,
 	type WorkflowExecuteMode,
 } from 'n8n-workflow';
 
-import { CardGatewayApi } from '../../credentials/CardGatewayApi.credentials';
-import { CardGateway } from '../../nodes/CardGateway/CardGateway.node';
 import { generatedOrderId, isExecutionRetry } from '../../nodes/CardGateway/actions/common/orderIds';
-import * as engine from '../support/engine';
-
-import { NODE_NAME, NODE_TYPE, WAIT, cardPayment, useSandbox } from '../support/harness';
+import { NODE_NAME, NODE_TYPE, WAIT, cardGatewayWorkflow, cardPayment, executeOn, useSandbox } from '../support/harness';
+import { freshExecutionData, retryExecutionData, type TestNode } from '../support/n8n';
 
 type Json = Record<string, unknown>;
 
@@ -138,72 +135,12 @@ class PassThrough implements INodeType {
 	}
 }
 
-const NODE_TYPES = engine.nodeTypesFor({ [NODE_TYPE]: new CardGateway(), 'test.pass': new PassThrough() });
-let executions = 0;
+const workflowOf = (parameters: INodeParameters, before: TestNode[] = [], connections?: IConnections): Workflow =>
+	cardGatewayWorkflow(parameters, { before, connections, nodeTypes: { 'test.pass': new PassThrough() } });
 
-function workflowOf(parameters: INodeParameters, extra: INode[] = [], connections?: IConnections): Workflow {
-	const nodes: INode[] = [
-		{ id: 'start', name: 'Start', type: 'test.start', typeVersion: 1, position: [0, 0], parameters: {} },
-		...extra,
-		{
-			id: 'cg',
-			name: NODE_NAME,
-			type: NODE_TYPE,
-			typeVersion: 1,
-			position: [400, 0],
-			parameters,
-			credentials: { cardGatewayApi: { id: 'cred-1', name: 'Card Gateway account' } },
-		},
-	];
-	return new Workflow({
-		id: 'order-ids',
-		name: 'order ids',
-		nodes,
-		connections: connections ?? { Start: { main: [[{ node: NODE_NAME, type: 'main', index: 0 }]] } },
-		nodeTypes: NODE_TYPES,
-		active: false,
-		settings: { executionOrder: 'v1' },
-	});
-}
+const freshData = (workflow: Workflow, input: Json[]): IRunExecutionData => freshExecutionData(workflow, input.map((json) => ({ json: json as IDataObject })));
 
-function freshData(workflow: Workflow, input: Json[]): IRunExecutionData {
-	return {
-		startData: {},
-		resultData: { runData: {} },
-		executionData: {
-			metadata: {},
-			contextData: {},
-			waitingExecution: {},
-			waitingExecutionSource: null,
-			nodeExecutionStack: [{ node: workflow.getNode('Start')!, data: { main: [input.map((json) => ({ json }))] }, source: null }],
-		},
-	} as unknown as IRunExecutionData;
-}
-
-async function execute(mode: WorkflowExecuteMode, workflow: Workflow, data: IRunExecutionData): Promise<IRun> {
-	const hooks = new ExecutionLifecycleHooks(mode, `order-ids-${++executions}`, { id: workflow.id, name: workflow.name } as never);
-	const done = new Promise<IRun>((resolve) => hooks.addHandler('workflowExecuteAfter', (run) => resolve(run)));
-	const additionalData = engine.additionalDataFor(new CardGatewayApi(), env.sb.credentials(), hooks);
-	await new WorkflowExecute(additionalData, mode, data).processRunExecutionData(workflow);
-	return await done;
-}
-
-/**
- * What n8n 2.41's ExecutionService.retry hands to the workflow runner: the saved execution data,
- * its error removed and the errored run of the last node dropped; with
- * `current`, the stacked nodes replaced by the current workflow's ("retry with currently saved workflow").
- */
-function retryOf(failed: IRun, current?: Workflow): IRunExecutionData {
-	const data = saved(failed.data);
-	const { lastNodeExecuted } = data.resultData;
-	if (lastNodeExecuted) {
-		delete data.resultData.error;
-		const nodeRunData = data.resultData.runData?.[lastNodeExecuted];
-		if (nodeRunData && nodeRunData.length > 0 && nodeRunData[nodeRunData.length - 1].error !== undefined) nodeRunData.pop();
-	}
-	if (current) for (const stack of data.executionData!.nodeExecutionStack) stack.node = current.getNode(stack.node.name)!;
-	return data;
-}
+const execute = (mode: WorkflowExecuteMode, workflow: Workflow, data: IRunExecutionData): Promise<IRun> => executeOn(env.sb, mode, workflow, data);
 
 const outputOf = (run: IRun, runIndex = 0) => (run.data.resultData.runData[NODE_NAME]?.[runIndex]?.data?.main?.[0] ?? []).map((item) => item.json as Json);
 
@@ -235,7 +172,7 @@ async function failedRun(prefix: string): Promise<{ workflow: Workflow; failed: 
 describe('n8n Retry of a failed execution (n8n-core engine, sandbox)', () => {
 	it('retry with the original workflow: item 0 gets the order ID it was charged under and is not charged again', async () => {
 		const { workflow, failed, firstId } = await failedRun('21');
-		const retried = await execute('retry', workflow, retryOf(failed));
+		const retried = await execute('retry', workflow, retryExecutionData(failed));
 		// item 1 still holds an expired card: the retry stops there again
 		expect(retried.status).toBe('error');
 		expect(await salesOf('21.01')).toEqual([expect.objectContaining({ client_orderid: firstId })]);
@@ -248,7 +185,7 @@ describe('n8n Retry of a failed execution (n8n-core engine, sandbox)', () => {
 	it('retry with the current workflow (item 1 fixed): item 0 is not charged again, items 1 and 2 are charged once', async () => {
 		const { failed, firstId } = await failedRun('22');
 		const fixed = workflowOf({ ...SALE, expireYear: '2035' });
-		const retried = await execute('retry', fixed, retryOf(failed, fixed));
+		const retried = await execute('retry', fixed, retryExecutionData(failed, fixed));
 		expect(retried.status).toBe('success');
 		const out = outputOf(retried);
 		expect(out.map((item) => item.client_orderid)[0]).toBe(firstId);
@@ -257,13 +194,13 @@ describe('n8n Retry of a failed execution (n8n-core engine, sandbox)', () => {
 		expect((await salesOf('22.03'))[0].client_orderid).toBe(out[2].client_orderid);
 
 		// a second retry of the same failed execution: still nothing new
-		await execute('retry', fixed, retryOf(failed, fixed));
+		await execute('retry', fixed, retryExecutionData(failed, fixed));
 		for (const amount of ['22.01', '22.02', '22.03']) expect(await salesOf(amount)).toHaveLength(1);
 	});
 
 	it('a retry whose first attempt kept no seed (an older version of the node) refuses every item and sends nothing', async () => {
 		const { workflow, failed } = await failedRun('23');
-		const data = retryOf(failed);
+		const data = retryExecutionData(failed);
 		data.executionData!.contextData = {};
 		const before = (await env.sb.requests()).length;
 		const retried = await execute('retry', workflow, data);
@@ -282,13 +219,13 @@ describe('n8n Retry of a failed execution (n8n-core engine, sandbox)', () => {
 	});
 
 	it('two runs of the node in one execution use their run index: other IDs, derived from the execution\'s seed', async () => {
-		const pass = (id: string, name: string): INode => ({ id, name, type: 'test.pass', typeVersion: 1, position: [200, 0], parameters: {} });
+		const pass = (name: string): TestNode => ({ name, type: 'test.pass', parameters: {} });
 		const connections: IConnections = {
 			Start: { main: [[{ node: 'A', type: 'main', index: 0 }, { node: 'B', type: 'main', index: 0 }]] },
 			A: { main: [[{ node: NODE_NAME, type: 'main', index: 0 }]] },
 			B: { main: [[{ node: NODE_NAME, type: 'main', index: 0 }]] },
 		};
-		const workflow = workflowOf(cardPayment({ amount: '25.00', options: WAIT }), [pass('a', 'A'), pass('b', 'B')], connections);
+		const workflow = workflowOf(cardPayment({ amount: '25.00', options: WAIT }), [pass('A'), pass('B')], connections);
 		const run = await execute('webhook', workflow, freshData(workflow, [{}, {}]));
 		expect(run.status).toBe('success');
 		expect(run.data.resultData.runData[NODE_NAME]).toHaveLength(2);

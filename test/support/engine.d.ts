@@ -7,7 +7,10 @@ import type {
 	INodeType,
 	INodeTypes,
 	IRun,
+	IRunExecutionData,
 	IWorkflowExecuteAdditionalData,
+	Workflow,
+	WorkflowExecuteMode,
 } from 'n8n-workflow';
 import type { ExecutionLifecycleHooks } from 'n8n-core';
 
@@ -23,10 +26,22 @@ export interface WorkflowRun {
 
 export function nodeTypesFor(types: Record<string, INodeType>): INodeTypes;
 export function additionalDataFor(credentialType: ICredentialType, credentials: Credentials, hooks?: ExecutionLifecycleHooks): IWorkflowExecuteAdditionalData;
+/** A workflow node as a test writes it: Start, ids and positions are added. */
+export type TestNode = Omit<INode, 'id' | 'position' | 'typeVersion'> & Partial<Pick<INode, 'typeVersion'>>;
+export function workflowOf(options: { nodeTypes: Record<string, INodeType>; nodes: TestNode[]; connections?: IConnections; id?: string; name?: string }): Workflow;
+export function freshExecutionData(workflow: Workflow, input?: INodeExecutionData[]): IRunExecutionData;
+export function retryExecutionData(failed: IRun, current?: Workflow): IRunExecutionData;
+export function executeWorkflow(options: {
+	credentialType: ICredentialType;
+	credentials: Credentials;
+	workflow: Workflow;
+	data: IRunExecutionData;
+	mode?: WorkflowExecuteMode;
+}): Promise<{ run: IRun; credentialReads: number }>;
 export function runWorkflow(options: {
 	credentialType: ICredentialType;
 	nodeTypes: Record<string, INodeType>;
-	nodes: Array<Omit<INode, 'id' | 'position' | 'typeVersion'> & Partial<Pick<INode, 'typeVersion'>>>;
+	nodes: TestNode[];
 	connections?: IConnections;
 	credentials: Credentials;
 	input?: INodeExecutionData[];

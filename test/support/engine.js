@@ -109,23 +109,28 @@ function chain(names) {
 	return connections;
 }
 
-/** Executes `Start → nodes…`; the first node after Start receives `input`. */
-async function runWorkflow({ credentialType, nodeTypes, nodes, connections, credentials, input }) {
+let executions = 0;
+
+/** `Start → nodes…` as n8n-core's Workflow; without `connections`, the nodes run in a chain. */
+function workflowOf({ nodeTypes, nodes, connections, id = 'test-workflow', name }) {
 	const all = [
 		{ id: 'start', name: 'Start', type: START_TYPE, typeVersion: 1, position: [0, 0], parameters: {} },
 		...nodes.map((node, index) => ({ typeVersion: 1, ...node, id: `n${index}`, position: [200 * (index + 1), 0] })),
 	];
-	const workflow = new Workflow({
-		id: 'test-workflow',
+	return new Workflow({
+		id,
+		name,
 		nodes: all,
 		connections: connections ?? chain(all.map((node) => node.name)),
 		nodeTypes: nodeTypesFor(nodeTypes),
 		active: false,
 		settings: { executionOrder: 'v1' },
 	});
-	const hooks = new ExecutionLifecycleHooks('manual', 'test-execution', stub({}));
-	const done = new Promise((resolve) => hooks.addHandler('workflowExecuteAfter', (run) => resolve(run)));
-	const runExecutionData = {
+}
+
+/** The data of a new execution of `workflow`: Start receives `input` (items). */
+function freshExecutionData(workflow, input) {
+	return {
 		startData: {},
 		resultData: { runData: {} },
 		executionData: {
@@ -136,12 +141,45 @@ async function runWorkflow({ credentialType, nodeTypes, nodes, connections, cred
 			nodeExecutionStack: [{ node: workflow.getNode('Start'), data: { main: [input ?? [{ json: {} }]] }, source: null }],
 		},
 	};
+}
+
+/**
+ * What n8n 2.41's ExecutionService.retry hands to the workflow runner for a failed execution: its
+ * saved data (through JSON, as n8n's database keeps it), the error removed and the errored run of
+ * the last node dropped; with `current`, the stacked nodes replaced by the current workflow's
+ * ("retry with currently saved workflow"). Run it with executeWorkflow in mode 'retry'.
+ */
+function retryExecutionData(failed, current) {
+	const data = JSON.parse(JSON.stringify(failed.data));
+	const { lastNodeExecuted } = data.resultData;
+	if (lastNodeExecuted) {
+		delete data.resultData.error;
+		const nodeRunData = data.resultData.runData?.[lastNodeExecuted];
+		if (nodeRunData && nodeRunData.length > 0 && nodeRunData[nodeRunData.length - 1].error !== undefined) nodeRunData.pop();
+	}
+	if (current) for (const stack of data.executionData.nodeExecutionStack) stack.node = current.getNode(stack.node.name);
+	return data;
+}
+
+/**
+ * One execution of `workflow` from `data` (freshExecutionData, or retryExecutionData for n8n's
+ * Retry), in `mode` as n8n's workflow runner starts it ('manual', 'webhook', 'retry', …).
+ */
+async function executeWorkflow({ credentialType, credentials, workflow, data, mode = 'manual' }) {
+	const hooks = new ExecutionLifecycleHooks(mode, `test-execution-${++executions}`, stub({ id: workflow.id, name: workflow.name }));
+	const done = new Promise((resolve) => hooks.addHandler('workflowExecuteAfter', (run) => resolve(run)));
 	const additionalData = additionalDataFor(credentialType, credentials, hooks);
-	await new WorkflowExecute(additionalData, 'manual', runExecutionData).processRunExecutionData(workflow);
-	const run = await done;
+	await new WorkflowExecute(additionalData, mode, data).processRunExecutionData(workflow);
+	return { run: await done, credentialReads: additionalData.credentialsHelper.reads };
+}
+
+/** Executes `Start → nodes…` (mode 'manual'); the first node after Start receives `input`. */
+async function runWorkflow({ credentialType, nodeTypes, nodes, connections, credentials, input }) {
+	const workflow = workflowOf({ nodeTypes, nodes, connections });
+	const { run, credentialReads } = await executeWorkflow({ credentialType, credentials, workflow, data: freshExecutionData(workflow, input) });
 	return {
 		run,
-		credentialReads: additionalData.credentialsHelper.reads,
+		credentialReads,
 		output: (nodeName, outputIndex = 0) => run.data.resultData.runData[nodeName]?.[0]?.data?.main?.[outputIndex] ?? [],
 	};
 }
@@ -153,4 +191,4 @@ function stopEngineTimers() {
 	Container.get(SSHClientsManager).onShutdown();
 }
 
-module.exports = { nodeTypesFor, additionalDataFor, runWorkflow, stopEngineTimers };
+module.exports = { nodeTypesFor, additionalDataFor, workflowOf, freshExecutionData, retryExecutionData, executeWorkflow, runWorkflow, stopEngineTimers };

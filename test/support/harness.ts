@@ -3,10 +3,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import type { ICredentialDataDecryptedObject, IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IConnections, IDataObject, INodeExecutionData, INodeParameters, INodeType, IRun, IRunExecutionData, Workflow, WorkflowExecuteMode } from 'n8n-workflow';
 
 import { CardGateway } from '../../nodes/CardGateway/CardGateway.node';
-import { PACKAGE, runWorkflow } from './n8n';
+import { PACKAGE, executeWorkflow, runWorkflow, workflowOf, type TestNode } from './n8n';
 
 const { startSandbox } = require('../../sandbox') as {
 	startSandbox(options: Record<string, unknown>): Promise<{ url: string; close(): Promise<void> }>;
@@ -148,38 +148,77 @@ export interface NodeRun {
 	serialised: string;
 }
 
+interface NodeOptions {
+	continueOnFail?: boolean;
+	errorOutput?: boolean;
+	asTool?: boolean;
+	retryOnFail?: boolean;
+}
+
+/** The Card Gateway node of a test workflow, its credential named (the secrets come with the run). */
+function cardGatewayNode(parameters: INodeParameters, options: NodeOptions = {}): TestNode {
+	return {
+		name: NODE_NAME,
+		type: options.asTool ? TOOL_TYPE : NODE_TYPE,
+		parameters,
+		credentials: { cardGatewayApi: { id: 'cred-1', name: 'Card Gateway account' } },
+		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+		...(options.errorOutput ? { onError: 'continueErrorOutput' as const } : {}),
+		...(options.retryOnFail ? { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 } : {}),
+	};
+}
+
+const cardGatewayTypes = (): Record<string, INodeType> => {
+	const node = new CardGateway();
+	return { [NODE_TYPE]: node, [TOOL_TYPE]: node };
+};
+
 /** Runs Start → Card Gateway with the given parameters and input items. */
 export async function runNode(
 	sandbox: Sandbox,
 	parameters: INodeParameters,
-	options: {
-		input?: IDataObject[];
-		continueOnFail?: boolean;
-		errorOutput?: boolean;
-		credentials?: IDataObject;
-		asTool?: boolean;
-		retryOnFail?: boolean;
-	} = {},
+	options: NodeOptions & { input?: IDataObject[]; credentials?: IDataObject } = {},
 ): Promise<NodeRun> {
-	const node = new CardGateway();
 	const { run, output } = await runWorkflow({
-		nodeTypes: { [NODE_TYPE]: node, [TOOL_TYPE]: node },
-		nodes: [
-			{
-				name: NODE_NAME,
-				type: options.asTool ? TOOL_TYPE : NODE_TYPE,
-				parameters,
-				credentials: { cardGatewayApi: { id: 'cred-1', name: 'Card Gateway account' } },
-				...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
-				...(options.errorOutput ? { onError: 'continueErrorOutput' as const } : {}),
-				...(options.retryOnFail ? { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 } : {}),
-			},
-		],
+		nodeTypes: cardGatewayTypes(),
+		nodes: [cardGatewayNode(parameters, options)],
 		credentials: sandbox.credentials(options.credentials),
 		input: (options.input ?? [{}]).map((json) => ({ json })),
 	});
 	const error = run.data.resultData.error as NodeRun['error'];
 	return { items: output(NODE_NAME), errorItems: output(NODE_NAME, 1), error, serialised: JSON.stringify(run) };
+}
+
+/**
+ * Start → (`before`, wired by `connections`) → Card Gateway as n8n-core's Workflow, for executions
+ * run step by step (executeOn): n8n's Retry of a failed execution, a node that runs twice.
+ */
+export function cardGatewayWorkflow(
+	parameters: INodeParameters,
+	options: { before?: TestNode[]; connections?: IConnections; nodeTypes?: Record<string, INodeType> } = {},
+): Workflow {
+	return workflowOf({
+		nodeTypes: { ...cardGatewayTypes(), ...options.nodeTypes },
+		nodes: [...(options.before ?? []), cardGatewayNode(parameters)],
+		connections: options.connections,
+	});
+}
+
+/**
+ * One execution of `workflow` against the sandbox: `mode` 'webhook' (or another) with
+ * freshExecutionData for a new execution, 'retry' with retryExecutionData for n8n's Retry.
+ */
+export function executeOn(sandbox: Sandbox, mode: WorkflowExecuteMode, workflow: Workflow, data: IRunExecutionData, credentials: IDataObject = {}): Promise<IRun> {
+	return executeWorkflow({ workflow, data, mode, credentials: sandbox.credentials(credentials) });
+}
+
+/** A stored card: a sale under `merchantOrderId`, then a card reference made from it; its cardRefId. */
+export async function storedCard(sandbox: Sandbox, merchantOrderId: string, options: INodeParameters = {}): Promise<string> {
+	const sale = await runNode(sandbox, cardPayment({ merchantOrderId, options }));
+	const ref = await runNode(sandbox, { resource: 'cardReference', operation: 'create', merchantOrderId, gatewayOrderId: String(sale.items[0]?.json.orderid) });
+	const id = String(ref.items[0]?.json.cardRefId ?? '');
+	if (!/^\d+$/.test(id)) throw new Error(`no card reference for order ${merchantOrderId}: ${ref.error?.message ?? sale.error?.message ?? 'none in the output'}`);
+	return id;
 }
 
 /** The JSON of the items, without pairedItem. */

@@ -10,15 +10,19 @@ import {
 	type INode,
 	type INodeExecutionData,
 	type INodeType,
+	type IRun,
+	type IRunExecutionData,
 	type IWebhookDescription,
 	type IWebhookResponseData,
+	type WorkflowExecuteMode,
 } from 'n8n-workflow';
 
 import { CardGatewayApi } from '../../credentials/CardGatewayApi.credentials';
 
 import * as engine from './engine';
 
-export type { WorkflowRun } from './engine';
+export type { TestNode, WorkflowRun } from './engine';
+export { freshExecutionData, retryExecutionData, workflowOf } from './engine';
 
 export const PACKAGE = 'n8n-nodes-card-gateway';
 
@@ -34,12 +38,25 @@ afterAll(() => engine.stopEngineTimers());
  */
 export async function runWorkflow(options: {
 	nodeTypes: Record<string, INodeType>;
-	nodes: Array<Omit<INode, 'id' | 'position' | 'typeVersion'> & Partial<Pick<INode, 'typeVersion'>>>;
+	nodes: engine.TestNode[];
 	connections?: IConnections;
 	credentials: Record<string, ICredentialDataDecryptedObject>;
 	input?: INodeExecutionData[];
 }): Promise<engine.WorkflowRun> {
 	return engine.runWorkflow({ ...options, credentialType });
+}
+
+/**
+ * One execution in n8n-core's engine, step by step: `data` from freshExecutionData for a new
+ * execution, or from retryExecutionData and `mode: 'retry'` for n8n's Retry of a failed one.
+ */
+export async function executeWorkflow(options: {
+	workflow: Workflow;
+	data: IRunExecutionData;
+	mode: WorkflowExecuteMode;
+	credentials: Record<string, ICredentialDataDecryptedObject>;
+}): Promise<IRun> {
+	return (await engine.executeWorkflow({ ...options, credentialType })).run;
 }
 
 export interface WebhookRequest {
