@@ -31,7 +31,7 @@ export function renderReport(runs: CampaignRun[], meta: { command: string; total
 		const violated = run.result.invariants.reduce((s, i) => s + i.violated, 0);
 		lines.push(`| ${run.number} | ${run.result.title} | ${run.result.cases} | ${run.result.invariants.length} | ${passed} | ${violated} | ${seconds(run.result.wallMs)} |`);
 	});
-	lines.push('', 'A small fixed-seed slice of campaigns 1–7 and 10 runs inside `npm test` (`test/reliability/`; campaign 8 as `test/protocol/masking.test.ts`); those of campaigns 1, 6 and 10 assert for every invariant that it ran (passed > 0) as well as held. Campaign 9 (queue mode) needs minutes of load and fault recovery and a topology of its own: `RELIABILITY_CAMPAIGNS=queue npm run reliability` writes it to [reliability-queue.md](reliability-queue.md); `npm test` runs the trigger\'s end-to-end tests in queue mode (`test/e2e/queue.e2e.test.ts`).', '');
+	lines.push('', 'A small fixed-seed slice of campaigns 1–8 and 10 runs inside `npm test` (`test/reliability/`: campaigns 1, 3, 6, 8 and 10 in the unit tier, `npm run test:unit`; campaigns 2, 4, 7 and 5 in one real n8n, `n8n.e2e.test.ts`); every slice asserts for every invariant that it ran (passed > 0) as well as held. Campaign 9 (queue mode) needs minutes of load and fault recovery and a topology of its own: `RELIABILITY_CAMPAIGNS=queue npm run reliability` writes it to [reliability-queue.md](reliability-queue.md); `npm test` runs the trigger\'s end-to-end tests in queue mode (`test/e2e/queue.e2e.test.ts`).', '');
 	ordered.forEach((run) => {
 		const { result } = run;
 		lines.push(`## ${run.number}. ${result.title}`, '');

@@ -3,6 +3,7 @@
 // Every invariant must have run (passed > 0) and hold.
 import { moneyTruthCampaign } from '../../reliability/moneyTruth';
 import type { CampaignResult } from '../support/campaign';
+import { expectEveryInvariantRanAndHeld } from '../support/slices';
 
 const RUNS = 39; // three of each of the 13 scenarios
 
@@ -13,8 +14,5 @@ beforeAll(async () => {
 
 test(`money truth: ${RUNS} seeded cases, every invariant runs and holds against the sandbox ledger`, () => {
 	expect(result.cases).toBe(RUNS);
-	for (const { name, passed, violated, examples } of result.invariants) {
-		expect({ name, ran: passed > 0 }).toEqual({ name, ran: true });
-		expect({ name, violated, examples }).toEqual({ name, violated: 0, examples: [] });
-	}
+	expectEveryInvariantRanAndHeld(result);
 });

@@ -6,7 +6,7 @@ import { forgedCampaign } from '../../reliability/forged';
 import { forgedGenuineCampaign } from '../../reliability/forgedGenuine';
 import { loadCampaign } from '../../reliability/load';
 import { startReliabilityN8n, type ReliabilityN8n } from '../../reliability/n8n';
-import type { CampaignResult } from '../support/campaign';
+import { expectEveryInvariantRanAndHeld } from '../support/slices';
 
 let n8n: ReliabilityN8n;
 const outputs: Array<{ campaign: string; texts: string[] }> = [];
@@ -19,35 +19,28 @@ afterAll(async () => {
 	await require('undici').getGlobalDispatcher().close();
 }, 60_000);
 
-function expectNoViolation(result: CampaignResult) {
-	for (const invariant of result.invariants) {
-		expect({ name: invariant.name, violated: invariant.violated, examples: invariant.examples }).toEqual({ name: invariant.name, violated: 0, examples: [] });
-		expect(invariant.passed).toBeGreaterThan(0);
-	}
-}
-
 test('forged callbacks: 50 requests (2 of each forgery), every one refused, no execution', async () => {
 	const result = await forgedCampaign(n8n, { seed: 7, runs: 50 });
 	expect(result.cases).toBe(50);
-	expectNoViolation(result);
+	expectEveryInvariantRanAndHeld(result);
 	expect(result.figures['executions started']).toBe(0);
 }, 120_000);
 
 test('callback load: 200 genuine callbacks at 50 concurrent, each acknowledged and run exactly once', async () => {
 	const result = await loadCampaign(n8n, { seed: 7, runs: 200, concurrency: 50 });
 	outputs.push({ campaign: 'load', texts: result.outputs });
-	expectNoViolation(result);
+	expectEveryInvariantRanAndHeld(result);
 	expect(result.invariants.find((i) => i.name === 'no duplicate execution')?.passed).toBe(200);
 	expect(result.figures['executions of the load workflow']).toBe(200);
 }, 180_000);
 
 test('forgeries of genuine callbacks (live and refunded sale): no item that disagrees with the gateway is confirmed', async () => {
 	const result = await forgedGenuineCampaign(n8n, { callbacks: 2 });
-	expectNoViolation(result);
+	expectEveryInvariantRanAndHeld(result);
 	expect(Number(result.figures['executions with confirmed: true'])).toBeGreaterThan(0);
 }, 300_000);
 
 test('card data at rest: none in the database, logs or outputs after the slices', async () => {
 	const result = await atRestCampaign(n8n, outputs);
-	expectNoViolation(result);
+	expectEveryInvariantRanAndHeld(result);
 }, 60_000);
