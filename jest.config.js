@@ -1,5 +1,6 @@
 // Two tiers of tests, as jest projects. `npm test` (and plain `jest`) runs both;
-// `npm run test:unit` runs the unit tier (`jest --selectProjects unit`), `npm run test:e2e` the other.
+// `npm run test:unit` runs the unit tier (`jest --selectProjects unit`, one worker per core: its
+// tests mostly wait on loopback HTTP), `npm run test:e2e` builds and runs the other.
 //
 // How to tell a file's tier: by what it starts (test/tiers.test.ts checks it on the import graph).
 // - e2e (the real-n8n tier): a test file that starts a real n8n (e2e/n8n.js, e2e/queue.js:
@@ -10,7 +11,7 @@
 //   `npm run build` first and the scanner installed.
 // - unit: every other test file. No real n8n, no browser, no services, no build: the node in
 //   n8n-core's engine in process, the sandbox gateway over loopback HTTP, the campaign slices of
-//   test/reliability/ (under two minutes on a 2-core machine).
+//   test/reliability/ (about 70 s with `npm run test:unit` on a 2-core machine).
 // Code shared by test files (and by the campaigns of reliability/) lives in test/support/ only.
 const shared = {
 	rootDir: __dirname,
