@@ -27,7 +27,12 @@ const E2E = ['**/*.e2e.test.ts', '**/*.e2e.*.test.ts', '<rootDir>/test/package/*
 module.exports = {
 	testTimeout: 60000,
 	projects: [
-		{ ...shared, displayName: 'unit', testMatch: ['**/*.test.ts', '**/*.test.js'], testPathIgnorePatterns: ['\\.e2e\\.[^/]*$', '<rootDir>/test/package/'] },
+		{
+			...shared,
+			displayName: 'unit',
+			testMatch: ['**/*.test.ts', '**/*.test.js'],
+			testPathIgnorePatterns: ['\\.e2e\\.[^/]*$', '<rootDir>/test/package/'],
+		},
 		{ ...shared, displayName: 'e2e', testMatch: E2E },
 	],
 };

@@ -28,16 +28,23 @@ function checkArgs(usage, { flags = [], choices = {}, positionals = [0, 0] } = {
 		}
 		const at = arg.indexOf('=');
 		const name = at < 0 ? arg : arg.slice(0, at + 1);
-		if (!flags.includes(name)) refuse(flags.includes(`${arg}=`) ? `${arg} takes a value: ${arg}=…` : `unknown flag: ${arg}`);
+		if (!flags.includes(name))
+			refuse(flags.includes(`${arg}=`) ? `${arg} takes a value: ${arg}=…` : `unknown flag: ${arg}`);
 		if (at < 0) continue;
 		const value = arg.slice(at + 1);
 		if (!value) refuse(`${arg} needs a value`);
 		const allowed = choices[name];
 		const wrong = allowed ? value.split(',').filter((part) => !allowed.includes(part)) : [];
-		if (wrong.length) refuse(`${name}: unknown ${wrong.map((part) => `"${part}"`).join(', ')} (one or more of ${allowed.join(',')})`);
+		if (wrong.length)
+			refuse(`${name}: unknown ${wrong.map((part) => `"${part}"`).join(', ')} (one or more of ${allowed.join(',')})`);
 	}
 	const [fewest, most] = positionals;
-	if (count < fewest || count > most) refuse(fewest === most && most === 0 ? `no arguments other than flags are taken` : `expected ${fewest === most ? fewest : `${fewest} to ${most}`} argument(s), got ${count}`);
+	if (count < fewest || count > most)
+		refuse(
+			fewest === most && most === 0
+				? `no arguments other than flags are taken`
+				: `expected ${fewest === most ? fewest : `${fewest} to ${most}`} argument(s), got ${count}`,
+		);
 }
 
 module.exports = { checkArgs };

@@ -10,7 +10,10 @@ const { Pool } = require('undici');
 
 const ROOT = path.join(__dirname, '..');
 const MERCHANT = { login: 'n8n-test-merchant', controlKey: 'TEST-ONLY-CONTROL-KEY-5f0c9a1e', endpointId: '1001' };
-const KEY_FILES = { 2048: path.join(ROOT, 'sandbox/keys/test-merchant-2048.key.pem'), 4096: path.join(ROOT, 'sandbox/keys/test-merchant-4096.key.pem') };
+const KEY_FILES = {
+	2048: path.join(ROOT, 'sandbox/keys/test-merchant-2048.key.pem'),
+	4096: path.join(ROOT, 'sandbox/keys/test-merchant-4096.key.pem'),
+};
 
 const sha1 = (s) => crypto.createHash('sha1').update(s, 'utf8').digest('hex');
 
@@ -53,7 +56,10 @@ function machine() {
 	};
 }
 
-const fmt = (x, digits = 0) => (Number.isFinite(x) ? x.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : 'n/a');
+const fmt = (x, digits = 0) =>
+	Number.isFinite(x)
+		? x.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
+		: 'n/a';
 const range = (s, digits = 0) => `${fmt(s.median, digits)} (${fmt(s.min, digits)}–${fmt(s.max, digits)})`;
 
 /**
@@ -69,8 +75,16 @@ async function seedSales(sandbox, count, prefix) {
 	try {
 		await closedLoop(count, 16, async (i) => {
 			const p = {
-				client_orderid: `${prefix}-${nonce}-${i}`, amount: '10.00', currency: 'USD', email: 'bench@example.com', order_desc: 'bench',
-				credit_card_number: '4444555566661111', expire_month: '12', expire_year: '2035', cvv2: '123', card_printed_name: 'BENCH',
+				client_orderid: `${prefix}-${nonce}-${i}`,
+				amount: '10.00',
+				currency: 'USD',
+				email: 'bench@example.com',
+				order_desc: 'bench',
+				credit_card_number: '4444555566661111',
+				expire_month: '12',
+				expire_year: '2035',
+				cvv2: '123',
+				card_printed_name: 'BENCH',
 				ipaddress: '127.0.0.1',
 			};
 			p.control = sha1(`${MERCHANT.endpointId}${p.client_orderid}1000${p.email}${MERCHANT.controlKey}`);
@@ -81,7 +95,8 @@ async function seedSales(sandbox, count, prefix) {
 				body: new URLSearchParams(p).toString(),
 			});
 			const reply = JSON.parse(await r.body.text());
-			if (r.statusCode !== 200 || !reply['paynet-order-id']) throw new Error(`seeding sale failed: HTTP ${r.statusCode} ${JSON.stringify(reply)}`);
+			if (r.statusCode !== 200 || !reply['paynet-order-id'])
+				throw new Error(`seeding sale failed: HTTP ${r.statusCode} ${JSON.stringify(reply)}`);
 			out[i] = { cid: p.client_orderid, oid: String(reply['paynet-order-id']) };
 		});
 	} finally {
@@ -97,8 +112,15 @@ function signedRequest(sandbox, op, order) {
 	const fields = { login: MERCHANT.login, client_orderid: order.cid, orderid: order.oid };
 	if (op === 'return') Object.assign(fields, { amount: '0.01', currency: 'USD', comment: 'bench' });
 	const minor = op === 'return' ? '1USD' : '';
-	const body = new URLSearchParams({ ...fields, control: sha1(MERCHANT.login + order.cid + order.oid + minor + MERCHANT.controlKey) }).toString();
-	return { url: `${sandbox.url}/paynet/api/v2/${command}/${MERCHANT.endpointId}`, body, headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/vnd.pay+json' } };
+	const body = new URLSearchParams({
+		...fields,
+		control: sha1(MERCHANT.login + order.cid + order.oid + minor + MERCHANT.controlKey),
+	}).toString();
+	return {
+		url: `${sandbox.url}/paynet/api/v2/${command}/${MERCHANT.endpointId}`,
+		body,
+		headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/vnd.pay+json' },
+	};
 }
 
 /** Runs work(0) … work(count − 1) with at most `concurrency` in flight (a worker starts the next after a reply); returns items/s. */
@@ -122,10 +144,22 @@ async function sandboxAlone(sandbox, op, orders, concurrency) {
 	const post = ({ url, body, headers }) =>
 		new Promise((resolve, reject) => {
 			const target = new URL(url);
-			const req = http.request({ host: target.hostname, port: target.port, path: target.pathname, method: 'POST', agent: new http.Agent(), headers }, (res) => {
-				res.resume();
-				res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`sandbox alone: HTTP ${res.statusCode}`))));
-			});
+			const req = http.request(
+				{
+					host: target.hostname,
+					port: target.port,
+					path: target.pathname,
+					method: 'POST',
+					agent: new http.Agent(),
+					headers,
+				},
+				(res) => {
+					res.resume();
+					res.on('end', () =>
+						res.statusCode === 200 ? resolve() : reject(new Error(`sandbox alone: HTTP ${res.statusCode}`)),
+					);
+				},
+			);
 			req.on('error', reject);
 			req.end(body);
 		});
@@ -137,11 +171,31 @@ function writeJson(name, data) {
 	const dir = path.join(__dirname, 'out');
 	fs.mkdirSync(dir, { recursive: true });
 	// the report says when each part ran: parts can be re-run on their own
-	fs.writeFileSync(path.join(dir, `${name}.json`), JSON.stringify({ ...data, writtenAt: new Date().toISOString() }, null, 1));
+	fs.writeFileSync(
+		path.join(dir, `${name}.json`),
+		JSON.stringify({ ...data, writtenAt: new Date().toISOString() }, null, 1),
+	);
 }
 
 function log(...args) {
 	process.stdout.write(`${args.join(' ')}\n`);
 }
 
-module.exports = { ROOT, MERCHANT, KEY_FILES, sha1, median, summary, percentile, machine, fmt, range, seedSales, signedRequest, closedLoop, sandboxAlone, writeJson, log };
+module.exports = {
+	ROOT,
+	MERCHANT,
+	KEY_FILES,
+	sha1,
+	median,
+	summary,
+	percentile,
+	machine,
+	fmt,
+	range,
+	seedSales,
+	signedRequest,
+	closedLoop,
+	sandboxAlone,
+	writeJson,
+	log,
+};

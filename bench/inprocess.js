@@ -33,12 +33,25 @@ const USER_FOLDER = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-card-gateway-inpr
 process.env.N8N_USER_FOLDER = USER_FOLDER;
 const { startSandboxProcess } = require('./sandbox-process');
 const { splitProfile, printSplit } = require('./profile-split');
-const { ROOT, MERCHANT, summary, median, seedSales, signedRequest, closedLoop, sandboxAlone, writeJson, log } = require('./common');
+const {
+	ROOT,
+	MERCHANT,
+	summary,
+	median,
+	seedSales,
+	signedRequest,
+	closedLoop,
+	sandboxAlone,
+	writeJson,
+	log,
+} = require('./common');
 
 const { CardGatewayApi } = require(path.join(ROOT, 'dist/credentials/CardGatewayApi.credentials.js'));
 const { CardGateway } = require(path.join(ROOT, 'dist/nodes/CardGateway/CardGateway.node.js'));
 const engine = require('../test/support/engine');
-const { httpRequest } = require('n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions.js');
+const {
+	httpRequest,
+} = require('n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions.js');
 const { MAX_CONCURRENCY } = require(path.join(ROOT, 'dist/nodes/CardGateway/actions/common/options.js'));
 
 const QUICK = process.argv.includes('--quick');
@@ -59,7 +72,9 @@ const NODE_TYPE = 'n8n-nodes-card-gateway.cardGateway';
  */
 async function runBulk(credentials, op, orders, concurrency, constant = false) {
 	const [resource, operation] = op === 'getStatus' ? ['transaction', 'getStatus'] : ['payment', 'return'];
-	const ids = constant ? { merchantOrderId: orders[0].cid, gatewayOrderId: orders[0].oid } : { merchantOrderId: '={{ $json.cid }}', gatewayOrderId: '={{ $json.oid }}' };
+	const ids = constant
+		? { merchantOrderId: orders[0].cid, gatewayOrderId: orders[0].oid }
+		: { merchantOrderId: '={{ $json.cid }}', gatewayOrderId: '={{ $json.oid }}' };
 	const cpu0 = process.cpuUsage();
 	const t0 = process.hrtime.bigint();
 	const { run } = await engine.runWorkflow({
@@ -90,7 +105,9 @@ async function runBulk(credentials, op, orders, concurrency, constant = false) {
 async function helperAlone(sandbox, op, orders, concurrency) {
 	const requests = orders.map((order) => signedRequest(sandbox, op, order));
 	const cpu0 = process.cpuUsage();
-	const rate = await closedLoop(requests.length, concurrency, (i) => httpRequest({ method: 'POST', ...requests[i], json: false }));
+	const rate = await closedLoop(requests.length, concurrency, (i) =>
+		httpRequest({ method: 'POST', ...requests[i], json: false }),
+	);
 	const cpu = process.cpuUsage(cpu0);
 	return { rate, cpuMsPerItem: (cpu.user + cpu.system) / 1000 / orders.length };
 }
@@ -99,7 +116,10 @@ async function helperAlone(sandbox, op, orders, concurrency) {
 async function profiled(name, items, work) {
 	const session = new inspector.Session();
 	session.connect();
-	const post = (method) => new Promise((resolve, reject) => session.post(method, (error, result) => (error ? reject(error) : resolve(result))));
+	const post = (method) =>
+		new Promise((resolve, reject) =>
+			session.post(method, (error, result) => (error ? reject(error) : resolve(result))),
+		);
 	await post('Profiler.enable');
 	await post('Profiler.start');
 	try {
@@ -117,7 +137,13 @@ async function profiled(name, items, work) {
 async function main() {
 	const started = Date.now();
 	const sandbox = await startSandboxProcess();
-	const credentials = { baseUrl: `${sandbox.url}/paynet`, ...MERCHANT, privateKey: '', privateKeyPassphrase: '', endpointGroupId: '' };
+	const credentials = {
+		baseUrl: `${sandbox.url}/paynet`,
+		...MERCHANT,
+		privateKey: '',
+		privateKeyPassphrase: '',
+		endpointGroupId: '',
+	};
 	const rows = [];
 	try {
 		const statusPool = await seedSales(sandbox, MAX_ITEMS, 'ip');
@@ -127,16 +153,28 @@ async function main() {
 				for (const c of CONCURRENCY) {
 					const cell = `${op}:${latency}:${c}`;
 					if (PROFILE_CELL && PROFILE_CELL !== cell) continue;
-					const measure = (route, count, work) => (PROFILE_CELL ? profiled(`inprocess-${cell.replaceAll(':', '-')}-${route}`, count, work) : work());
+					const measure = (route, count, work) =>
+						PROFILE_CELL ? profiled(`inprocess-${cell.replaceAll(':', '-')}-${route}`, count, work) : work();
 					const nominal = latency ? (c * 1000) / latency : Infinity;
 					// no added latency: ~3,000 items run 6 s or more here
-					const n = Math.min(MAX_ITEMS, Math.max(MIN_ITEMS, Math.round((Number.isFinite(nominal) ? nominal : 500) * TARGET_SECS)));
+					const n = Math.min(
+						MAX_ITEMS,
+						Math.max(MIN_ITEMS, Math.round((Number.isFinite(nominal) ? nominal : 500) * TARGET_SECS)),
+					);
 					let bound = nominal;
 					if (latency) {
 						// ~3 s of the bare client against the sandbox at this latency and c
 						const count = Math.min(n, Math.max(4 * c, Math.round(nominal * 3)));
 						await sandbox.setLatency(latency);
-						bound = Math.min(nominal, await sandboxAlone(sandbox, op, op === 'getStatus' ? statusPool.slice(0, count) : await seedSales(sandbox, count, 'ipa'), c));
+						bound = Math.min(
+							nominal,
+							await sandboxAlone(
+								sandbox,
+								op,
+								op === 'getStatus' ? statusPool.slice(0, count) : await seedSales(sandbox, count, 'ipa'),
+								c,
+							),
+						);
 					}
 					const rates = [];
 					const cpuPerItem = [];
@@ -153,18 +191,39 @@ async function main() {
 						cpuPerItem.push(measured.cpuMsPerItem);
 						if (latency) {
 							// side by side with the run above: the share of the gap that is n8n-core's helper
-							const helper = await measure('helper', n, () => helperAlone(sandbox, op, helperOrders, Math.min(c, MAX_CONCURRENCY)));
+							const helper = await measure('helper', n, () =>
+								helperAlone(sandbox, op, helperOrders, Math.min(c, MAX_CONCURRENCY)),
+							);
 							helperRates.push(helper.rate);
 							helperCpuPerItem.push(helper.cpuMsPerItem);
 							vsHelper.push(measured.rate / helper.rate);
 							// a status query may repeat an order: the same run without expressions (a refund may not)
-							if (op === 'getStatus') constantVsHelper.push((await runBulk(credentials, op, orders, c, true)).rate / helper.rate);
+							if (op === 'getStatus')
+								constantVsHelper.push((await runBulk(credentials, op, orders, c, true)).rate / helper.rate);
 						}
 						await sandbox.setLatency(0);
 					}
 					const ofBound = Number.isFinite(bound) ? median(rates) / bound : null;
-					const row = { op, latency, c, effectiveC: Math.min(c, MAX_CONCURRENCY), items: n, nominal, bound, rate: summary(rates), cpuMsPerItem: summary(cpuPerItem), helper: latency ? summary(helperRates) : null, helperCpuMsPerItem: latency ? summary(helperCpuPerItem) : null, vsHelper: latency ? summary(vsHelper) : null, constantVsHelper: constantVsHelper.length ? summary(constantVsHelper) : null, ofNominal: Number.isFinite(nominal) ? median(rates) / nominal : null, ofBound };
-					log(`in-process ${op.padEnd(9)} ${String(latency).padStart(3)} ms c=${String(c).padEnd(2)} n=${String(n).padEnd(5)} ${row.rate.median.toFixed(1)}/s cpu ${row.cpuMsPerItem.median.toFixed(2)} ms/item${ofBound ? ` (${(ofBound * 100).toFixed(0)} % of bound ${bound.toFixed(0)}/s; helper alone ${row.helper.median.toFixed(1)}/s, ours ÷ helper ${row.vsHelper.median.toFixed(2)}, helper cpu ${row.helperCpuMsPerItem.median.toFixed(2)} ms/item${row.constantVsHelper ? `; without expressions ÷ helper ${row.constantVsHelper.median.toFixed(2)}` : ''})` : ''}`);
+					const row = {
+						op,
+						latency,
+						c,
+						effectiveC: Math.min(c, MAX_CONCURRENCY),
+						items: n,
+						nominal,
+						bound,
+						rate: summary(rates),
+						cpuMsPerItem: summary(cpuPerItem),
+						helper: latency ? summary(helperRates) : null,
+						helperCpuMsPerItem: latency ? summary(helperCpuPerItem) : null,
+						vsHelper: latency ? summary(vsHelper) : null,
+						constantVsHelper: constantVsHelper.length ? summary(constantVsHelper) : null,
+						ofNominal: Number.isFinite(nominal) ? median(rates) / nominal : null,
+						ofBound,
+					};
+					log(
+						`in-process ${op.padEnd(9)} ${String(latency).padStart(3)} ms c=${String(c).padEnd(2)} n=${String(n).padEnd(5)} ${row.rate.median.toFixed(1)}/s cpu ${row.cpuMsPerItem.median.toFixed(2)} ms/item${ofBound ? ` (${(ofBound * 100).toFixed(0)} % of bound ${bound.toFixed(0)}/s; helper alone ${row.helper.median.toFixed(1)}/s, ours ÷ helper ${row.vsHelper.median.toFixed(2)}, helper cpu ${row.helperCpuMsPerItem.median.toFixed(2)} ms/item${row.constantVsHelper ? `; without expressions ÷ helper ${row.constantVsHelper.median.toFixed(2)}` : ''})` : ''}`,
+					);
 					rows.push(row);
 				}
 			}
@@ -174,7 +233,13 @@ async function main() {
 		engine.stopEngineTimers();
 		fs.rmSync(USER_FOLDER, { recursive: true, force: true });
 	}
-	const result = { quick: QUICK, runs: RUNS, n8nCore: require('n8n-core/package.json').version, rows, wallSecs: (Date.now() - started) / 1000 };
+	const result = {
+		quick: QUICK,
+		runs: RUNS,
+		n8nCore: require('n8n-core/package.json').version,
+		rows,
+		wallSecs: (Date.now() - started) / 1000,
+	};
 	if (!PROFILE_CELL) writeJson(QUICK ? 'inprocess.quick' : 'inprocess', result);
 	log(`in-process done in ${result.wallSecs.toFixed(0)} s`);
 }

@@ -12,7 +12,8 @@ const fs = require('node:fs');
 
 const OURS = /\/dist\/(nodes|credentials)\//;
 const N8N = /node_modules\/(n8n-core|n8n-workflow|@n8n\/[^/]+|luxon|lodash|jmespath|@n8n_io\/[^/]+)\//;
-const HELPER = /node_modules\/(axios|follow-redirects|proxy-from-env|form-data|combined-stream|asynckit|mime-types|delayed-stream)\/|^node:(net|_http|http|https|tls|dns|stream|internal\/(streams|http|net|url))|^node:internal\/(streams|http|net|dns)/;
+const HELPER =
+	/node_modules\/(axios|follow-redirects|proxy-from-env|form-data|combined-stream|asynckit|mime-types|delayed-stream)\/|^node:(net|_http|http|https|tls|dns|stream|internal\/(streams|http|net|url))|^node:internal\/(streams|http|net|dns)/;
 
 function splitProfile(prof) {
 	const byId = new Map(prof.nodes.map((n) => [n.id, n]));
@@ -41,7 +42,8 @@ function splitProfile(prof) {
 				}
 				category = api ? `n8n API: ${api}` : 'ours';
 			} else if (stack.some((frame) => N8N.test(frame.url))) {
-				category = HELPER.test(leaf.url) || /axios|follow-redirects/.test(leaf.url) ? 'request helper, async' : 'engine';
+				category =
+					HELPER.test(leaf.url) || /axios|follow-redirects/.test(leaf.url) ? 'request helper, async' : 'engine';
 			} else if (stack.some((frame) => HELPER.test(frame.url))) category = 'request helper, async';
 			else category = 'other (node internals, timers)';
 		}
@@ -58,10 +60,14 @@ function splitProfile(prof) {
 }
 
 function printSplit(title, split, items) {
-	process.stdout.write(`\n${title}: ${(split.busyUs / 1e3).toFixed(0)} ms busy${items ? `, ${(split.busyUs / 1e3 / items).toFixed(3)} ms per item over ${items} items` : ''}\n`);
+	process.stdout.write(
+		`\n${title}: ${(split.busyUs / 1e3).toFixed(0)} ms busy${items ? `, ${(split.busyUs / 1e3 / items).toFixed(3)} ms per item over ${items} items` : ''}\n`,
+	);
 	for (const [category, us] of Object.entries(split.totals)) {
 		if (category === 'idle') continue;
-		process.stdout.write(`${((100 * us) / split.busyUs).toFixed(1).padStart(5)} %  ${(us / 1e3).toFixed(0).padStart(6)} ms${items ? `  ${(us / 1e3 / items).toFixed(3).padStart(7)} ms/item` : ''}  ${category}\n`);
+		process.stdout.write(
+			`${((100 * us) / split.busyUs).toFixed(1).padStart(5)} %  ${(us / 1e3).toFixed(0).padStart(6)} ms${items ? `  ${(us / 1e3 / items).toFixed(3).padStart(7)} ms/item` : ''}  ${category}\n`,
+		);
 	}
 }
 

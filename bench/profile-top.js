@@ -25,7 +25,8 @@ const prof = JSON.parse(fs.readFileSync(file, 'utf8'));
 const byId = new Map(prof.nodes.map((n) => [n.id, n]));
 const self = new Map();
 const dt = prof.timeDeltas;
-for (let i = 0; i < prof.samples.length; i++) self.set(prof.samples[i], (self.get(prof.samples[i]) || 0) + (dt[i] || 0));
+for (let i = 0; i < prof.samples.length; i++)
+	self.set(prof.samples[i], (self.get(prof.samples[i]) || 0) + (dt[i] || 0));
 const total = [...self.values()].reduce((a, b) => a + b, 0);
 
 const where = (url) => {
@@ -48,7 +49,9 @@ for (const [id, us] of self) {
 const print = (title, map) => {
 	process.stdout.write(`\n${title} (total ${(total / 1e6).toFixed(2)} s sampled)\n`);
 	for (const [k, us] of [...map].sort((a, b) => b[1] - a[1]).slice(0, top)) {
-		process.stdout.write(`${((100 * us) / total).toFixed(1).padStart(5)} %  ${(us / 1e3).toFixed(0).padStart(7)} ms  ${k}\n`);
+		process.stdout.write(
+			`${((100 * us) / total).toFixed(1).padStart(5)} %  ${(us / 1e3).toFixed(0).padStart(7)} ms  ${k}\n`,
+		);
 	}
 };
 print('self time by function', fnAgg);
@@ -71,5 +74,8 @@ if (process.env.BENCH_INCLUSIVE) {
 		}
 	}
 	process.stdout.write('\ninclusive time\n');
-	for (const [k, us] of incl) process.stdout.write(`${((100 * us) / total).toFixed(1).padStart(5)} %  ${(us / 1e3).toFixed(0).padStart(7)} ms  ${k}\n`);
+	for (const [k, us] of incl)
+		process.stdout.write(
+			`${((100 * us) / total).toFixed(1).padStart(5)} %  ${(us / 1e3).toFixed(0).padStart(7)} ms  ${k}\n`,
+		);
 }

@@ -70,7 +70,10 @@ function treeCpuS(root) {
 			const text = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
 			const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
 			// fields[1] = ppid; [11..14] = utime, stime, cutime, cstime (stat fields 14–17)
-			stats.set(Number(entry), { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]) });
+			stats.set(Number(entry), {
+				ppid: Number(fields[1]),
+				ticks: Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]),
+			});
 		} catch {
 			// ended meanwhile
 		}
@@ -86,10 +89,19 @@ function treeCpuS(root) {
 }
 
 const snapshot = (pids) => Object.fromEntries(Object.entries(pids).map(([role, pid]) => [role, treeCpuS(pid)]));
-const cpuMsPer = (before, after, count) => Object.fromEntries(Object.keys(before).map((role) => [role, ((after[role] - before[role]) * 1000) / count]));
+const cpuMsPer = (before, after, count) =>
+	Object.fromEntries(Object.keys(before).map((role) => [role, ((after[role] - before[role]) * 1000) / count]));
 
 function callbackQuery(tag, index) {
-	const f = { status: 'approved', orderid: String(700000 + index), merchant_order: `q-${tag}-${index}`, client_orderid: `q-${tag}-${index}`, type: 'sale', amount: '10.00', currency: 'USD' };
+	const f = {
+		status: 'approved',
+		orderid: String(700000 + index),
+		merchant_order: `q-${tag}-${index}`,
+		client_orderid: `q-${tag}-${index}`,
+		type: 'sale',
+		amount: '10.00',
+		currency: 'USD',
+	};
 	f.control = sha1(`${f.status}${f.orderid}${f.merchant_order}${MERCHANT.controlKey}`);
 	return new URLSearchParams(f).toString();
 }
@@ -117,17 +129,30 @@ async function callbacks({ tag, count, base, n8n, pids }) {
 		const s = process.hrtime.bigint();
 		const r = await pool.request({ method: 'GET', path: `/webhook/${WEBHOOK_ID}/callback?${callbackQuery(tag, i)}` });
 		const body = await r.body.text();
-		if (r.statusCode !== 200 || body !== 'OK') throw new Error(`${tag} callback ${i}: HTTP ${r.statusCode} ${body.slice(0, 100)}`);
+		if (r.statusCode !== 200 || body !== 'OK')
+			throw new Error(`${tag} callback ${i}: HTTP ${r.statusCode} ${body.slice(0, 100)}`);
 		latencies.push(Number(process.hrtime.bigint() - s) / 1e6);
 	});
 	const ackS = Number(process.hrtime.bigint() - t0) / 1e9;
 	await pool.close();
-	while ((await finishedExecutions(n8n, TRIGGER_WORKFLOW.id)) < already + count) await new Promise((resolve) => setTimeout(resolve, 250));
+	while ((await finishedExecutions(n8n, TRIGGER_WORKFLOW.id)) < already + count)
+		await new Promise((resolve) => setTimeout(resolve, 250));
 	const doneS = Number(process.hrtime.bigint() - t0) / 1e9;
 	const after = snapshot(pids);
 	latencies.sort((a, b) => a - b);
-	const result = { count, inFlight: IN_FLIGHT, ackRate: count / ackS, doneRate: count / doneS, p50: percentile(latencies, 50), p99: percentile(latencies, 99), cpuMs: cpuMsPer(before, after, count), loadavg1: load };
-	log(`${tag}: ${count} callbacks, acknowledged ${result.ackRate.toFixed(1)}/s, all executed ${result.doneRate.toFixed(1)}/s, p50 ${result.p50.toFixed(0)} ms; CPU ms/callback ${JSON.stringify(result.cpuMs, (k, v) => (typeof v === 'number' ? Number(v.toFixed(2)) : v))}`);
+	const result = {
+		count,
+		inFlight: IN_FLIGHT,
+		ackRate: count / ackS,
+		doneRate: count / doneS,
+		p50: percentile(latencies, 50),
+		p99: percentile(latencies, 99),
+		cpuMs: cpuMsPer(before, after, count),
+		loadavg1: load,
+	};
+	log(
+		`${tag}: ${count} callbacks, acknowledged ${result.ackRate.toFixed(1)}/s, all executed ${result.doneRate.toFixed(1)}/s, p50 ${result.p50.toFixed(0)} ms; CPU ms/callback ${JSON.stringify(result.cpuMs, (k, v) => (typeof v === 'number' ? Number(v.toFixed(2)) : v))}`,
+	);
 	return result;
 }
 
@@ -143,17 +168,35 @@ async function bulk({ tag, base, pids, orders }) {
 		bodyTimeout: 0,
 	});
 	const text = await r.body.text();
-	if (r.statusCode !== 200 || !text.includes(`"count_type":${orders.length}`)) throw new Error(`${tag} bulk: HTTP ${r.statusCode} ${text.slice(0, 300)}`);
+	if (r.statusCode !== 200 || !text.includes(`"count_type":${orders.length}`))
+		throw new Error(`${tag} bulk: HTTP ${r.statusCode} ${text.slice(0, 300)}`);
 	const secs = Number(process.hrtime.bigint() - t0) / 1e9;
-	const result = { items: orders.length, concurrency: BULK_CONCURRENCY, rate: orders.length / secs, cpuMs: cpuMsPer(before, snapshot(pids), orders.length) };
-	log(`${tag} bulk: ${orders.length} items ${result.rate.toFixed(0)}/s; CPU ms/item ${JSON.stringify(result.cpuMs, (k, v) => (typeof v === 'number' ? Number(v.toFixed(3)) : v))}`);
+	const result = {
+		items: orders.length,
+		concurrency: BULK_CONCURRENCY,
+		rate: orders.length / secs,
+		cpuMs: cpuMsPer(before, snapshot(pids), orders.length),
+	};
+	log(
+		`${tag} bulk: ${orders.length} items ${result.rate.toFixed(0)}/s; CPU ms/item ${JSON.stringify(result.cpuMs, (k, v) => (typeof v === 'number' ? Number(v.toFixed(3)) : v))}`,
+	);
 	return result;
 }
 
 async function prepare(n8n, tarball, sandbox) {
 	await n8n.installPackage(tarball);
 	await n8n.importCredentials([
-		{ ...CREDENTIAL, type: 'cardGatewayApi', data: { baseUrl: `${sandbox.url}/paynet`, ...MERCHANT, privateKey: fs.readFileSync(KEY_FILES[2048], 'utf8'), privateKeyPassphrase: '', endpointGroupId: '' } },
+		{
+			...CREDENTIAL,
+			type: 'cardGatewayApi',
+			data: {
+				baseUrl: `${sandbox.url}/paynet`,
+				...MERCHANT,
+				privateKey: fs.readFileSync(KEY_FILES[2048], 'utf8'),
+				privateKeyPassphrase: '',
+				endpointGroupId: '',
+			},
+		},
 	]);
 	await n8n.importWorkflows([TRIGGER_WORKFLOW, BULK_WORKFLOW]);
 	for (const workflow of [TRIGGER_WORKFLOW, BULK_WORKFLOW]) await n8n.publish(workflow.id);
@@ -211,7 +254,12 @@ async function main() {
 	try {
 		const orders = await seedSales(sandbox, BULK_ITEMS, 'q');
 		// one after the other on the same machine, same load generator, same orders
-		const result = { quick: QUICK, machineLoadAtStart: os.loadavg(), single: await single(runtime, tarball, sandbox, orders), queue: await queue(runtime, tarball, sandbox, orders) };
+		const result = {
+			quick: QUICK,
+			machineLoadAtStart: os.loadavg(),
+			single: await single(runtime, tarball, sandbox, orders),
+			queue: await queue(runtime, tarball, sandbox, orders),
+		};
 		writeJson(`queue${QUICK ? '.quick' : ''}`, result);
 	} finally {
 		await sandbox.close();

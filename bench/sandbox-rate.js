@@ -36,30 +36,53 @@ const CONTROL_KEY = MERCHANT.controlKey;
 const KEY2048 = crypto.createPrivateKey(fs.readFileSync(KEY_FILES[2048]));
 const KEY4096 = crypto.createPrivateKey(fs.readFileSync(KEY_FILES[4096]));
 
-const enc = (s) => encodeURIComponent(String(s)).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
+const enc = (s) =>
+	encodeURIComponent(String(s)).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
 
 let seq = 0;
 const cid = (p) => `${p}-${process.pid}-${++seq}`;
 
 function saleBody() {
 	const p = {
-		client_orderid: cid('s'), amount: '10.00', currency: 'USD', email: 'bench@example.com', order_desc: 'bench',
-		credit_card_number: '4444555566661111', expire_month: '12', expire_year: '2035', cvv2: '123', card_printed_name: 'BENCH',
+		client_orderid: cid('s'),
+		amount: '10.00',
+		currency: 'USD',
+		email: 'bench@example.com',
+		order_desc: 'bench',
+		credit_card_number: '4444555566661111',
+		expire_month: '12',
+		expire_year: '2035',
+		cvv2: '123',
+		card_printed_name: 'BENCH',
 	};
 	p.control = sha1(`1001${p.client_orderid}1000${p.email}${CONTROL_KEY}`);
 	return { headers: {}, body: new URLSearchParams(p).toString() };
 }
 
 function rsaBody(url, key) {
-	const p = { client_orderid: cid('pc'), amount: '5.00', currency: 'USD', credit_card_number: '4444555566661111', expire_month: '12', expire_year: '2035' };
-	const oauth = {
-		oauth_consumer_key: LOGIN, oauth_nonce: crypto.randomBytes(8).toString('hex'), oauth_signature_method: 'RSA-SHA256',
-		oauth_timestamp: String(Math.floor(Date.now() / 1000)), oauth_version: '1.0',
+	const p = {
+		client_orderid: cid('pc'),
+		amount: '5.00',
+		currency: 'USD',
+		credit_card_number: '4444555566661111',
+		expire_month: '12',
+		expire_year: '2035',
 	};
-	const pairs = [...Object.entries(p), ...Object.entries(oauth)].map(([k, v]) => [enc(k), enc(v)]).sort((a, b) => (a[0] < b[0] ? -1 : 1));
+	const oauth = {
+		oauth_consumer_key: LOGIN,
+		oauth_nonce: crypto.randomBytes(8).toString('hex'),
+		oauth_signature_method: 'RSA-SHA256',
+		oauth_timestamp: String(Math.floor(Date.now() / 1000)),
+		oauth_version: '1.0',
+	};
+	const pairs = [...Object.entries(p), ...Object.entries(oauth)]
+		.map(([k, v]) => [enc(k), enc(v)])
+		.sort((a, b) => (a[0] < b[0] ? -1 : 1));
 	const base = `POST&${enc(url)}&${enc(pairs.map(([k, v]) => `${k}=${v}`).join('&'))}`;
 	const sig = crypto.sign('sha256', Buffer.from(base), key).toString('base64');
-	const header = `OAuth ${Object.entries({ ...oauth, oauth_signature: sig }).map(([k, v]) => `${k}="${enc(v)}"`).join(', ')}`;
+	const header = `OAuth ${Object.entries({ ...oauth, oauth_signature: sig })
+		.map(([k, v]) => `${k}="${enc(v)}"`)
+		.join(', ')}`;
 	return { headers: { authorization: header }, body: new URLSearchParams(p).toString() };
 }
 
@@ -67,7 +90,11 @@ async function send(pool, urlPath, req) {
 	const r = await pool.request({
 		method: 'POST',
 		path: urlPath,
-		headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/vnd.pay+json', ...req.headers },
+		headers: {
+			'content-type': 'application/x-www-form-urlencoded',
+			accept: 'application/vnd.pay+json',
+			...req.headers,
+		},
 		body: req.body,
 	});
 	const text = await r.body.text();
@@ -103,8 +130,18 @@ async function scenario(name, verifier, concurrency, n, build, urlPath, setup) {
 	} finally {
 		await sb.close();
 	}
-	const row = { name, verifier, concurrency, n, median: median(rates), min: Math.min(...rates), max: Math.max(...rates) };
-	process.stdout.write(`${name.padEnd(34)} verifier=${verifier.padEnd(5)} c=${String(concurrency).padEnd(2)} n=${n}  ${row.median.toFixed(0)} req/s (${row.min.toFixed(0)}–${row.max.toFixed(0)})\n`);
+	const row = {
+		name,
+		verifier,
+		concurrency,
+		n,
+		median: median(rates),
+		min: Math.min(...rates),
+		max: Math.max(...rates),
+	};
+	process.stdout.write(
+		`${name.padEnd(34)} verifier=${verifier.padEnd(5)} c=${String(concurrency).padEnd(2)} n=${n}  ${row.median.toFixed(0)} req/s (${row.min.toFixed(0)}–${row.max.toFixed(0)})\n`,
+	);
 	return row;
 }
 
@@ -121,14 +158,55 @@ async function main() {
 		const p = { login: LOGIN, client_orderid: cidv, orderid, control: sha1(LOGIN + cidv + orderid + CONTROL_KEY) };
 		return { status: { headers: {}, body: new URLSearchParams(p).toString() } };
 	};
-	for (const c of [1, 16]) rows.push(await scenario('v2 status (control SHA-1)', 'forge', c, N_PLAIN, (u, ctx) => ctx.status, () => '/paynet/api/v2/status/1001', statusSetup));
-	for (const c of [1, 16]) rows.push(await scenario('v2 sale (control SHA-1, new order)', 'forge', c, N_PLAIN, () => saleBody(), () => '/paynet/api/v2/sale/1001'));
+	for (const c of [1, 16])
+		rows.push(
+			await scenario(
+				'v2 status (control SHA-1)',
+				'forge',
+				c,
+				N_PLAIN,
+				(u, ctx) => ctx.status,
+				() => '/paynet/api/v2/status/1001',
+				statusSetup,
+			),
+		);
+	for (const c of [1, 16])
+		rows.push(
+			await scenario(
+				'v2 sale (control SHA-1, new order)',
+				'forge',
+				c,
+				N_PLAIN,
+				() => saleBody(),
+				() => '/paynet/api/v2/sale/1001',
+			),
+		);
 	const rsa = (key) => (url) => rsaBody(`${url}/paynet/api/v4/payout-check/1001`, key);
 	for (const v of ['forge', 'node']) {
-		for (const c of [1, 16]) rows.push(await scenario('v4 payout-check (RSA-2048)', v, c, N_RSA2048, rsa(KEY2048), () => '/paynet/api/v4/payout-check/1001'));
+		for (const c of [1, 16])
+			rows.push(
+				await scenario(
+					'v4 payout-check (RSA-2048)',
+					v,
+					c,
+					N_RSA2048,
+					rsa(KEY2048),
+					() => '/paynet/api/v4/payout-check/1001',
+				),
+			);
 	}
 	for (const v of ['forge', 'node']) {
-		for (const c of [1, 16]) rows.push(await scenario('v4 payout-check (RSA-4096)', v, c, N_RSA4096, rsa(KEY4096), () => '/paynet/api/v4/payout-check/1001'));
+		for (const c of [1, 16])
+			rows.push(
+				await scenario(
+					'v4 payout-check (RSA-4096)',
+					v,
+					c,
+					N_RSA4096,
+					rsa(KEY4096),
+					() => '/paynet/api/v4/payout-check/1001',
+				),
+			);
 	}
 	if (QUICK) return;
 
@@ -150,14 +228,17 @@ async function main() {
 		'',
 		'| scenario | verifier | in flight | requests | req/s median (min–max) |',
 		'|---|---|---:|---:|---:|',
-		...rows.map((r) => `| ${r.name} | ${r.verifier} | ${r.concurrency} | ${r.n.toLocaleString('en-US')} | ${r.median.toFixed(0)} (${r.min.toFixed(0)}–${r.max.toFixed(0)}) |`),
+		...rows.map(
+			(r) =>
+				`| ${r.name} | ${r.verifier} | ${r.concurrency} | ${r.n.toLocaleString('en-US')} | ${r.median.toFixed(0)} (${r.min.toFixed(0)}–${r.max.toFixed(0)}) |`,
+		),
 		'',
 		'## Reading it',
 		'',
 		'- `status` and `sale` are bound by HTTP handling, not by the SHA-1 check (forge SHA-1 costs ~12 µs).',
-		'- RSA requests with the default **forge** verifier are bound by forge\'s RSA verify (pure JavaScript, single',
+		"- RSA requests with the default **forge** verifier are bound by forge's RSA verify (pure JavaScript, single",
 		'  threaded), so concurrency helps little; start the sandbox with `--verifier node` (or',
-		'  `verifier: \'node\'`) for benchmarks that push RSA-signed traffic.',
+		"  `verifier: 'node'`) for benchmarks that push RSA-signed traffic.",
 		'- Runs vary by ±30 % on this shared 2-core machine (see the min–max); compare ratios, not absolute numbers.',
 		'- A real gateway answers in 100 ms–1 s; any of these rates is far above what a client sees against it.',
 		'',

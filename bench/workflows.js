@@ -7,11 +7,24 @@ const { MERCHANT } = require('./common');
 
 const CREDENTIAL = { id: 'cgBench00000000001', name: 'Card Gateway bench' };
 // For the stock Webhook node with Header Auth: n8n's own cost of a webhook that reads a credential.
-const HEADER_AUTH = { id: 'cgBench00000000002', name: 'Header Auth bench', header: 'X-Bench-Auth', value: 'bench-header-secret' };
+const HEADER_AUTH = {
+	id: 'cgBench00000000002',
+	name: 'Header Auth bench',
+	header: 'X-Bench-Auth',
+	value: 'bench-header-secret',
+};
 // For the stock Webhook node with JWT Auth: n8n's own node verifying a signature (HS256) with a credential's secret on every call.
-const JWT_AUTH = { id: 'cgBench00000000003', name: 'JWT Auth bench', secret: 'bench-jwt-secret-0123456789abcdef', algorithm: 'HS256' };
+const JWT_AUTH = {
+	id: 'cgBench00000000003',
+	name: 'JWT Auth bench',
+	secret: 'bench-jwt-secret-0123456789abcdef',
+	algorithm: 'HS256',
+};
 const TRIGGER_WEBHOOK_ID = 'b0b0b0b0-0001-4000-8000-0000000000aa';
-const OPS = { getStatus: { resource: 'transaction', operation: 'getStatus', command: 'status' }, return: { resource: 'payment', operation: 'return', command: 'return' } };
+const OPS = {
+	getStatus: { resource: 'transaction', operation: 'getStatus', command: 'status' },
+	return: { resource: 'payment', operation: 'return', command: 'return' },
+};
 
 let counter = 0;
 const uuid = () => `b0b0b0b0-${String(++counter).padStart(4, '0')}-4000-8000-000000000000`;
@@ -22,32 +35,60 @@ function node(name, type, typeVersion, parameters, extra = {}) {
 
 function chain(nodes) {
 	const connections = {};
-	for (let i = 0; i < nodes.length - 1; i++) connections[nodes[i].name] = { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] };
+	for (let i = 0; i < nodes.length - 1; i++)
+		connections[nodes[i].name] = { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] };
 	return connections;
 }
 
 function bulkWorkflow(id, urlPath, middle) {
 	const nodes = [
-		node('Webhook', 'n8n-nodes-base.webhook', 2, { httpMethod: 'POST', path: urlPath, responseMode: 'lastNode', responseData: 'allEntries', options: {} }, { webhookId: uuid() }),
-		node('Split Out', 'n8n-nodes-base.splitOut', 1, { fieldToSplitOut: 'body.orders', include: 'noOtherFields', options: {} }),
+		node(
+			'Webhook',
+			'n8n-nodes-base.webhook',
+			2,
+			{ httpMethod: 'POST', path: urlPath, responseMode: 'lastNode', responseData: 'allEntries', options: {} },
+			{ webhookId: uuid() },
+		),
+		node('Split Out', 'n8n-nodes-base.splitOut', 1, {
+			fieldToSplitOut: 'body.orders',
+			include: 'noOtherFields',
+			options: {},
+		}),
 		...middle,
 		// Counts the outcomes, so the answer stays small whatever the item count.
-		node('Count', 'n8n-nodes-base.summarize', 1.1, { fieldsToSummarize: { values: [{ aggregation: 'count', field: 'type' }] }, fieldsToSplitBy: 'type', options: {} }),
+		node('Count', 'n8n-nodes-base.summarize', 1.1, {
+			fieldsToSummarize: { values: [{ aggregation: 'count', field: 'type' }] },
+			fieldsToSplitBy: 'type',
+			options: {},
+		}),
 	];
-	return { id, name: id, active: false, settings: { executionOrder: 'v1', saveDataSuccessExecution: 'none', saveManualExecutions: false }, nodes, connections: chain(nodes) };
+	return {
+		id,
+		name: id,
+		active: false,
+		settings: { executionOrder: 'v1', saveDataSuccessExecution: 'none', saveManualExecutions: false },
+		nodes,
+		connections: chain(nodes),
+	};
 }
 
 /** Our node: signs and sends every item itself, `concurrency` at a time. */
 function oursWorkflow(op, concurrency) {
 	const { resource, operation } = OPS[op];
 	return bulkWorkflow(`benchOurs_${op}_${concurrency}`, `bench-ours-${op}-${concurrency}`, [
-		node('Card Gateway', 'n8n-nodes-card-gateway.cardGateway', 1, {
-			resource,
-			operation,
-			merchantOrderId: '={{ $json.cid }}',
-			gatewayOrderId: '={{ $json.oid }}',
-			options: { concurrency },
-		}, { credentials: { cardGatewayApi: CREDENTIAL } }),
+		node(
+			'Card Gateway',
+			'n8n-nodes-card-gateway.cardGateway',
+			1,
+			{
+				resource,
+				operation,
+				merchantOrderId: '={{ $json.cid }}',
+				gatewayOrderId: '={{ $json.oid }}',
+				options: { concurrency },
+			},
+			{ credentials: { cardGatewayApi: CREDENTIAL } },
+		),
 	]);
 }
 
@@ -92,29 +133,69 @@ function httpWorkflow(op, sandboxUrl, batch) {
 
 /** Our trigger (signature check, no confirmation query), n8n's stock Webhook node, and that node with Header Auth and with JWT Auth. */
 function triggerWorkflows() {
-	const ours = node('Card Gateway Trigger', 'n8n-nodes-card-gateway.cardGatewayTrigger', 2, { confirm: 'off' }, { webhookId: TRIGGER_WEBHOOK_ID, credentials: { cardGatewayApi: CREDENTIAL } });
-	const stock = node('Webhook', 'n8n-nodes-base.webhook', 2, { httpMethod: 'GET', path: 'bench-stock-hook', responseMode: 'onReceived', options: {} }, { webhookId: uuid() });
+	const ours = node(
+		'Card Gateway Trigger',
+		'n8n-nodes-card-gateway.cardGatewayTrigger',
+		2,
+		{ confirm: 'off' },
+		{ webhookId: TRIGGER_WEBHOOK_ID, credentials: { cardGatewayApi: CREDENTIAL } },
+	);
+	const stock = node(
+		'Webhook',
+		'n8n-nodes-base.webhook',
+		2,
+		{ httpMethod: 'GET', path: 'bench-stock-hook', responseMode: 'onReceived', options: {} },
+		{ webhookId: uuid() },
+	);
 	const stockAuth = node(
 		'Webhook',
 		'n8n-nodes-base.webhook',
 		2,
-		{ httpMethod: 'GET', path: 'bench-stock-auth-hook', authentication: 'headerAuth', responseMode: 'onReceived', options: {} },
+		{
+			httpMethod: 'GET',
+			path: 'bench-stock-auth-hook',
+			authentication: 'headerAuth',
+			responseMode: 'onReceived',
+			options: {},
+		},
 		{ webhookId: uuid(), credentials: { httpHeaderAuth: { id: HEADER_AUTH.id, name: HEADER_AUTH.name } } },
 	);
 	const stockJwt = node(
 		'Webhook',
 		'n8n-nodes-base.webhook',
 		2,
-		{ httpMethod: 'GET', path: 'bench-stock-jwt-hook', authentication: 'jwtAuth', responseMode: 'onReceived', options: {} },
+		{
+			httpMethod: 'GET',
+			path: 'bench-stock-jwt-hook',
+			authentication: 'jwtAuth',
+			responseMode: 'onReceived',
+			options: {},
+		},
 		{ webhookId: uuid(), credentials: { jwtAuth: { id: JWT_AUTH.id, name: JWT_AUTH.name } } },
 	);
 	const settings = { executionOrder: 'v1', saveDataSuccessExecution: 'none', saveManualExecutions: false };
 	return [
 		{ id: 'benchTrigOurs', name: 'benchTrigOurs', active: false, settings, nodes: [ours], connections: {} },
 		{ id: 'benchTrigStock', name: 'benchTrigStock', active: false, settings, nodes: [stock], connections: {} },
-		{ id: 'benchTrigStockAuth', name: 'benchTrigStockAuth', active: false, settings, nodes: [stockAuth], connections: {} },
+		{
+			id: 'benchTrigStockAuth',
+			name: 'benchTrigStockAuth',
+			active: false,
+			settings,
+			nodes: [stockAuth],
+			connections: {},
+		},
 		{ id: 'benchTrigStockJwt', name: 'benchTrigStockJwt', active: false, settings, nodes: [stockJwt], connections: {} },
 	];
 }
 
-module.exports = { CREDENTIAL, HEADER_AUTH, JWT_AUTH, TRIGGER_WEBHOOK_ID, OPS, oursWorkflow, httpWorkflow, triggerWorkflows };
+module.exports = {
+	CREDENTIAL,
+	HEADER_AUTH,
+	JWT_AUTH,
+	TRIGGER_WEBHOOK_ID,
+	OPS,
+	oursWorkflow,
+	httpWorkflow,
+	triggerWorkflows,
+};

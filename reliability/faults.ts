@@ -27,7 +27,17 @@ type Kind =
 	| 'duplicate-callback'
 	| 'out-of-order-callbacks'
 	| 'stay-processing';
-const KINDS: Kind[] = ['none', 'latency', 'reset', 'http500', 'timeout', 'apply-then-drop', 'duplicate-callback', 'out-of-order-callbacks', 'stay-processing'];
+const KINDS: Kind[] = [
+	'none',
+	'latency',
+	'reset',
+	'http500',
+	'timeout',
+	'apply-then-drop',
+	'duplicate-callback',
+	'out-of-order-callbacks',
+	'stay-processing',
+];
 
 interface Fault {
 	kind: Kind;
@@ -59,7 +69,18 @@ function money(minor: number): string {
 	return (minor / 100).toFixed(2);
 }
 
-const SCENARIOS = ['sale', 'preauthCapture', 'saleReturn', 'preauthCaptureReturn', 'void', 'rebill', 'payoutV2', 'payoutV4', 'payoutCheckPay', 'transfer'] as const;
+const SCENARIOS = [
+	'sale',
+	'preauthCapture',
+	'saleReturn',
+	'preauthCaptureReturn',
+	'void',
+	'rebill',
+	'payoutV2',
+	'payoutV4',
+	'payoutCheckPay',
+	'transfer',
+] as const;
 
 function buildScenario(rng: Random, cid: string, cardRefId: string, notifyUrl: string): Scenario {
 	const name = rng.pick(SCENARIOS);
@@ -78,7 +99,8 @@ function buildScenario(rng: Random, cid: string, cardRefId: string, notifyUrl: s
 		name: operation,
 		command: operation,
 		ledger: operation === 'sale' ? ['sale'] : [],
-		parameters: () => cardPayment({ merchantOrderId: cid, amount, additionalFields: callbacks, options: OPTIONS }, operation),
+		parameters: () =>
+			cardPayment({ merchantOrderId: cid, amount, additionalFields: callbacks, options: OPTIONS }, operation),
 	});
 	const followUp = (operation: 'capture' | 'return' | 'void', ledger: string[]): Step => {
 		const extra = operation === 'void' ? { comment: 'reliability void' } : { additionalFields: followUpAmount() };
@@ -86,7 +108,14 @@ function buildScenario(rng: Random, cid: string, cardRefId: string, notifyUrl: s
 			name: operation,
 			command: operation,
 			ledger,
-			parameters: (previous) => ({ resource: 'payment', operation, merchantOrderId: cid, gatewayOrderId: orderOf(previous), ...extra, options: OPTIONS }),
+			parameters: (previous) => ({
+				resource: 'payment',
+				operation,
+				merchantOrderId: cid,
+				gatewayOrderId: orderOf(previous),
+				...extra,
+				options: OPTIONS,
+			}),
 		};
 	};
 	const payout = (operation: 'send' | 'sendV4' | 'check'): Step => ({
@@ -99,7 +128,13 @@ function buildScenario(rng: Random, cid: string, cardRefId: string, notifyUrl: s
 			merchantOrderId: cid,
 			amount,
 			currency: 'USD',
-			additionalFields: { cardNumber: PAN2, expireMonth: '11', expireYear: '2033', cardholderName: 'JANE ROE', ...callbacks },
+			additionalFields: {
+				cardNumber: PAN2,
+				expireMonth: '11',
+				expireYear: '2033',
+				cardholderName: 'JANE ROE',
+				...callbacks,
+			},
 			options: OPTIONS,
 		}),
 	});
@@ -112,13 +147,19 @@ function buildScenario(rng: Random, cid: string, cardRefId: string, notifyUrl: s
 			steps = [card('preauth'), followUp('capture', ['capture'])];
 			break;
 		case 'saleReturn':
-			steps = [card('sale'), followUp('return', ['return']), ...(rng.chance(0.5) ? [followUp('return', ['return'])] : [])];
+			steps = [
+				card('sale'),
+				followUp('return', ['return']),
+				...(rng.chance(0.5) ? [followUp('return', ['return'])] : []),
+			];
 			break;
 		case 'preauthCaptureReturn':
 			steps = [card('preauth'), followUp('capture', ['capture']), followUp('return', ['return'])];
 			break;
 		case 'void':
-			steps = rng.chance(0.5) ? [card('sale'), followUp('void', ['void'])] : [card('preauth'), followUp('void', ['void'])];
+			steps = rng.chance(0.5)
+				? [card('sale'), followUp('void', ['void'])]
+				: [card('preauth'), followUp('void', ['void'])];
 			break;
 		case 'rebill':
 			steps = [
@@ -126,7 +167,16 @@ function buildScenario(rng: Random, cid: string, cardRefId: string, notifyUrl: s
 					name: 'rebill',
 					command: 'make-rebill',
 					ledger: ['rebill'],
-					parameters: () => ({ resource: 'cardReference', operation: 'rebill', merchantOrderId: cid, cardReferenceId: cardRefId, amount, currency: 'USD', additionalFields: callbacks, options: OPTIONS }),
+					parameters: () => ({
+						resource: 'cardReference',
+						operation: 'rebill',
+						merchantOrderId: cid,
+						cardReferenceId: cardRefId,
+						amount,
+						currency: 'USD',
+						additionalFields: callbacks,
+						options: OPTIONS,
+					}),
 				},
 			];
 			break;
@@ -143,7 +193,14 @@ function buildScenario(rng: Random, cid: string, cardRefId: string, notifyUrl: s
 					name: 'payout pay',
 					command: 'payout-pay',
 					ledger: ['payout'],
-					parameters: (previous) => ({ resource: 'payout', operation: 'pay', merchantOrderId: cid, gatewayOrderId: orderOf(previous), additionalFields: callbacks, options: OPTIONS }),
+					parameters: (previous) => ({
+						resource: 'payout',
+						operation: 'pay',
+						merchantOrderId: cid,
+						gatewayOrderId: orderOf(previous),
+						additionalFields: callbacks,
+						options: OPTIONS,
+					}),
 				},
 			];
 			break;
@@ -159,14 +216,21 @@ function buildScenario(rng: Random, cid: string, cardRefId: string, notifyUrl: s
 						merchantOrderId: cid,
 						amount,
 						currency: 'USD',
-						additionalFields: { ...CARD, cvv: '123', destinationCardNumber: PAN2, ipAddress: CUSTOMER.ipAddress, ...callbacks },
+						additionalFields: {
+							...CARD,
+							cvv: '123',
+							destinationCardNumber: PAN2,
+							ipAddress: CUSTOMER.ipAddress,
+							...callbacks,
+						},
 						options: OPTIONS,
 					}),
 				},
 			];
 	}
 	// A preauth's return releases the hold ("cancel") when nothing was captured.
-	if (steps[0].name === 'preauth') for (const step of steps) if (step.name === 'return') step.ledger = ['return', 'cancel'];
+	if (steps[0].name === 'preauth')
+		for (const step of steps) if (step.name === 'return') step.ledger = ['return', 'cancel'];
 	return { name, cid, steps, baseMinor };
 }
 
@@ -208,7 +272,11 @@ class TriggerReceiver {
 				request: { method: 'GET', query },
 			}).then(
 				(result) => {
-					this.answers.push({ status: result.status, emitted: !!result.response.workflowData, orderid: query.orderid ?? '' });
+					this.answers.push({
+						status: result.status,
+						emitted: !!result.response.workflowData,
+						orderid: query.orderid ?? '',
+					});
 					res.writeHead(result.status ?? 500, { 'Content-Type': 'text/plain' });
 					res.end(String(result.sent ?? ''));
 				},
@@ -235,13 +303,30 @@ interface LedgerRow {
 	amountMinor: number;
 }
 
-const ERROR_SAYS = /money MAY have moved|may have been applied|nothing was charged|nothing was sent|no money moved|moves no money/;
+const ERROR_SAYS =
+	/money MAY have moved|may have been applied|nothing was charged|nothing was sent|no money moved|moves no money/;
 
-export async function faultCampaign({ seed, runs, lanes = 8 }: { seed: number; runs: number; lanes?: number }): Promise<CampaignResult> {
+export async function faultCampaign({
+	seed,
+	runs,
+	lanes = 8,
+}: {
+	seed: number;
+	runs: number;
+	lanes?: number;
+}): Promise<CampaignResult> {
 	const started = Date.now();
-	const tally = new Tally(['moved money at most once', 'final outcome or explicit error', 'reported outcome agrees with the ledger', 'no capture/return beyond what remains', 'callbacks acknowledged 200 by the trigger']);
+	const tally = new Tally([
+		'moved money at most once',
+		'final outcome or explicit error',
+		'reported outcome agrees with the ledger',
+		'no capture/return beyond what remains',
+		'callbacks acknowledged 200 by the trigger',
+	]);
 	const sandboxes = await Promise.all(
-		Array.from({ length: lanes }, () => Sandbox.start({ callbackRetry: { attempts: 3, delaysMs: [50, 100] }, callbackTimeoutMs: 3000 })),
+		Array.from({ length: lanes }, () =>
+			Sandbox.start({ callbackRetry: { attempts: 3, delaysMs: [50, 100] }, callbackTimeoutMs: 3000 }),
+		),
 	);
 	const receiver = new TriggerReceiver(sandboxes[0].credentials());
 	const notifyUrl = await receiver.start();
@@ -251,7 +336,9 @@ export async function faultCampaign({ seed, runs, lanes = 8 }: { seed: number; r
 	const outcomes: Record<string, number> = {};
 	try {
 		// One stored card per lane for the rebills, made without faults.
-		const cardRefs = await Promise.all(sandboxes.map((sb, lane) => storedCard(sb, `rel1-${seed}-ref-${lane}`, OPTIONS)));
+		const cardRefs = await Promise.all(
+			sandboxes.map((sb, lane) => storedCard(sb, `rel1-${seed}-ref-${lane}`, OPTIONS)),
+		);
 
 		await pool(lanes, runs, async (index, lane) => {
 			const sb = sandboxes[lane];
@@ -260,7 +347,8 @@ export async function faultCampaign({ seed, runs, lanes = 8 }: { seed: number; r
 			const scenario = buildScenario(rng, cid, cardRefs[lane], notifyUrl);
 			const faults = pickFaults(rng, scenario);
 			byScenario[scenario.name] = (byScenario[scenario.name] ?? 0) + 1;
-			for (const fault of faults.length ? faults : [{ kind: 'none' } as Fault]) byFault[fault.kind] = (byFault[fault.kind] ?? 0) + 1;
+			for (const fault of faults.length ? faults : [{ kind: 'none' } as Fault])
+				byFault[fault.kind] = (byFault[fault.kind] ?? 0) + 1;
 			const label = `${cid} ${scenario.name} [${faults.map((f) => `${f.kind}@${f.op}x${f.count}`).join(', ') || 'no fault'}]`;
 
 			for (const fault of faults) await sb.fault(fault);
@@ -278,28 +366,44 @@ export async function faultCampaign({ seed, runs, lanes = 8 }: { seed: number; r
 			// Requests held past the node's timeout may still be applied: let them land first.
 			if (faults.some((f) => f.latencyMs && f.kind !== 'out-of-order-callbacks')) await sleep(PAST_TIMEOUT_MS + 150);
 
-			const ledger = (await sb.admin<{ entries: LedgerRow[] }>('GET', `ledger?client_orderid=${encodeURIComponent(cid)}`)).entries;
+			const ledger = (
+				await sb.admin<{ entries: LedgerRow[] }>('GET', `ledger?client_orderid=${encodeURIComponent(cid)}`)
+			).entries;
 			const kinds = (names: string[]) => ledger.filter((entry) => names.includes(entry.kind));
 
 			// 1. At most once: per ledger kind, no more entries than steps that may write it.
 			const allowed: Record<string, number> = {};
 			for (const { step } of results) for (const kind of step.ledger) allowed[kind] = (allowed[kind] ?? 0) + 1;
-			const over = Object.entries(ledger.reduce<Record<string, number>>((acc, e) => ({ ...acc, [e.kind]: (acc[e.kind] ?? 0) + 1 }), {})).filter(
-				([kind, count]) => count > (allowed[kind] ?? 0),
+			const over = Object.entries(
+				ledger.reduce<Record<string, number>>((acc, e) => ({ ...acc, [e.kind]: (acc[e.kind] ?? 0) + 1 }), {}),
+			).filter(([kind, count]) => count > (allowed[kind] ?? 0));
+			tally.check(
+				'moved money at most once',
+				over.length === 0,
+				() => `${label}: ledger ${JSON.stringify(ledger.map((e) => e.kind))}`,
 			);
-			tally.check('moved money at most once', over.length === 0, () => `${label}: ledger ${JSON.stringify(ledger.map((e) => e.kind))}`);
 
 			// 2. Every step ends with the gateway's outcome or an explicit error naming the order.
 			const stayProcessing = faults.some((f) => f.kind === 'stay-processing');
 			const explicit = results.every(({ run, ok }) => {
 				if (ok) {
 					const status = String(ok.status);
-					const outcome = FINAL.has(status) ? status : status === 'processing' && ok.waitTimedOut === true && stayProcessing ? 'processing (wait timed out)' : undefined;
+					const outcome = FINAL.has(status)
+						? status
+						: status === 'processing' && ok.waitTimedOut === true && stayProcessing
+							? 'processing (wait timed out)'
+							: undefined;
 					outcomes[outcome ?? `non-final ${status}`] = (outcomes[outcome ?? `non-final ${status}`] ?? 0) + 1;
 					return !!outcome && ok.client_orderid === cid;
 				}
 				const text = `${run.error?.message ?? ''} ${run.error?.description ?? ''}`;
-				const kind = /money MAY have moved/.test(text) ? 'error: money may have moved' : /may have been applied/.test(text) ? 'error: may have been applied' : /nothing was|no money moved|moves no money/.test(text) ? 'error: no money moved' : 'error: other';
+				const kind = /money MAY have moved/.test(text)
+					? 'error: money may have moved'
+					: /may have been applied/.test(text)
+						? 'error: may have been applied'
+						: /nothing was|no money moved|moves no money/.test(text)
+							? 'error: no money moved'
+							: 'error: other';
 				outcomes[kind] = (outcomes[kind] ?? 0) + 1;
 				return text.includes(`"${cid}"`) && ERROR_SAYS.test(text);
 			});
@@ -314,32 +418,61 @@ export async function faultCampaign({ seed, runs, lanes = 8 }: { seed: number; r
 				if (!step.ledger.length) return true;
 				const written = kinds(step.ledger).length > 0;
 				if (ok && ok.status === 'approved' && ok.final === true) return written;
-				if (ok && (ok.status === 'declined' || ok.status === 'error' || ok.status === 'filtered')) return !written || step.name !== scenario.steps[0].name;
+				if (ok && (ok.status === 'declined' || ok.status === 'error' || ok.status === 'filtered'))
+					return !written || step.name !== scenario.steps[0].name;
 				const text = `${run.error?.message ?? ''} ${run.error?.description ?? ''}`;
-				if (run.error && /nothing was charged|nothing was sent|no money moved/.test(text) && step === scenario.steps[0]) return !written;
+				if (run.error && /nothing was charged|nothing was sent|no money moved/.test(text) && step === scenario.steps[0])
+					return !written;
 				return true;
 			});
-			tally.check('reported outcome agrees with the ledger', agrees, () => `${label}: ledger ${JSON.stringify(ledger.map((e) => e.kind))}, outputs ${JSON.stringify(results.map((r) => r.ok?.status ?? r.run.error?.message))}`);
+			tally.check(
+				'reported outcome agrees with the ledger',
+				agrees,
+				() =>
+					`${label}: ledger ${JSON.stringify(ledger.map((e) => e.kind))}, outputs ${JSON.stringify(results.map((r) => r.ok?.status ?? r.run.error?.message))}`,
+			);
 
 			// 4. Captures never exceed the hold; returns never exceed what was charged.
 			const sum = (names: string[]) => kinds(names).reduce((total, entry) => total + Number(entry.amountMinor), 0);
 			const charged = sum(['sale', 'capture']);
-			const withinRemains = sum(['capture']) <= scenario.baseMinor && sum(['return']) <= charged && sum(['sale']) <= scenario.baseMinor;
-			tally.check('no capture/return beyond what remains', withinRemains, () => `${label}: ledger ${JSON.stringify(ledger.map((e) => [e.kind, e.amountMinor]))}`);
+			const withinRemains =
+				sum(['capture']) <= scenario.baseMinor && sum(['return']) <= charged && sum(['sale']) <= scenario.baseMinor;
+			tally.check(
+				'no capture/return beyond what remains',
+				withinRemains,
+				() => `${label}: ledger ${JSON.stringify(ledger.map((e) => [e.kind, e.amountMinor]))}`,
+			);
 		});
 
 		// Callbacks: every delivery (duplicated and reordered ones too) reaches the trigger and is acknowledged.
-		await until(async () => {
-			const states = await Promise.all(sandboxes.map((sb) => sb.admin<{ deliveries: Array<{ state: string }> }>('GET', 'callbacks')));
-			return states.every(({ deliveries }) => deliveries.every((d) => d.state === 'delivered' || d.state === 'failed'));
-		}, 30_000, 200);
+		await until(
+			async () => {
+				const states = await Promise.all(
+					sandboxes.map((sb) => sb.admin<{ deliveries: Array<{ state: string }> }>('GET', 'callbacks')),
+				);
+				return states.every(({ deliveries }) =>
+					deliveries.every((d) => d.state === 'delivered' || d.state === 'failed'),
+				);
+			},
+			30_000,
+			200,
+		);
 		let deliveries = 0;
 		for (const sb of sandboxes) {
-			const list = (await sb.admin<{ deliveries: Array<{ state: string; orderid: string; attempts: Array<{ httpStatus?: number }> }> }>('GET', 'callbacks')).deliveries;
+			const list = (
+				await sb.admin<{
+					deliveries: Array<{ state: string; orderid: string; attempts: Array<{ httpStatus?: number }> }>;
+				}>('GET', 'callbacks')
+			).deliveries;
 			for (const delivery of list) {
 				deliveries++;
-				const ok = delivery.state === 'delivered' && delivery.attempts.length === 1 && delivery.attempts[0].httpStatus === 200;
-				tally.check('callbacks acknowledged 200 by the trigger', ok, () => `order ${delivery.orderid}: ${delivery.state} ${JSON.stringify(delivery.attempts)}`);
+				const ok =
+					delivery.state === 'delivered' && delivery.attempts.length === 1 && delivery.attempts[0].httpStatus === 200;
+				tally.check(
+					'callbacks acknowledged 200 by the trigger',
+					ok,
+					() => `order ${delivery.orderid}: ${delivery.state} ${JSON.stringify(delivery.attempts)}`,
+				);
 			}
 		}
 		const emitted = receiver.answers.filter((answer) => answer.emitted).length;
@@ -352,9 +485,15 @@ export async function faultCampaign({ seed, runs, lanes = 8 }: { seed: number; r
 				'per run 0–2 sandbox faults on a random command of the scenario or on `status`: latency past the node timeout (900 ms vs 0.4 s), connection reset, HTTP 500, timeout-then-drop, apply-then-drop, duplicate callback, out-of-order callbacks, stay-processing',
 			invariants: tally.list(),
 			figures: {
-				scenarios: Object.entries(byScenario).map(([k, v]) => `${k} ${v}`).join(', '),
-				faults: Object.entries(byFault).map(([k, v]) => `${k} ${v}`).join(', '),
-				'step outcomes': Object.entries(outcomes).map(([k, v]) => `${k} ${v}`).join(', '),
+				scenarios: Object.entries(byScenario)
+					.map(([k, v]) => `${k} ${v}`)
+					.join(', '),
+				faults: Object.entries(byFault)
+					.map(([k, v]) => `${k} ${v}`)
+					.join(', '),
+				'step outcomes': Object.entries(outcomes)
+					.map(([k, v]) => `${k} ${v}`)
+					.join(', '),
 				'callback deliveries': deliveries,
 				'trigger executions started (confirm off)': emitted,
 			},

@@ -4,7 +4,14 @@
 // the status query refutes it (200, no execution).
 import { createHash, randomBytes } from 'node:crypto';
 
-import { CONTROL_KEY, OTHER_CONTROL_KEY, Random, TEST_PANS, Tally, type CampaignResult } from '../test/support/campaign';
+import {
+	CONTROL_KEY,
+	OTHER_CONTROL_KEY,
+	Random,
+	TEST_PANS,
+	Tally,
+	type CampaignResult,
+} from '../test/support/campaign';
 
 import type { ReliabilityN8n, WorkflowKey } from './n8n';
 
@@ -12,7 +19,8 @@ import type { ReliabilityN8n, WorkflowKey } from './n8n';
 const { Client } = require('../test/support/sandbox-client');
 
 const sha1 = (text: string) => createHash('sha1').update(text, 'utf8').digest('hex');
-const sign = (status: string, orderid: string, merchantOrder: string, key = CONTROL_KEY) => sha1(`${status}${orderid}${merchantOrder}${key}`);
+const sign = (status: string, orderid: string, merchantOrder: string, key = CONTROL_KEY) =>
+	sha1(`${status}${orderid}${merchantOrder}${key}`);
 
 const MUTATIONS = [
 	'wrong control',
@@ -56,7 +64,11 @@ function encodeForm(fields: Record<string, string>): string {
 	return new URLSearchParams(fields).toString();
 }
 
-function build(mutation: Mutation, rng: Random, genuine: { orderid: string; clientOrderId: string; amount: string }): Request {
+function build(
+	mutation: Mutation,
+	rng: Random,
+	genuine: { orderid: string; clientOrderId: string; amount: string },
+): Request {
 	const orderid = String(rng.int(100000, 999999));
 	const merchantOrder = `forged-${rng.int(1, 1e9)}`;
 	const status = rng.pick(['approved', 'declined', 'error', 'filtered']);
@@ -130,7 +142,11 @@ function build(mutation: Mutation, rng: Random, genuine: { orderid: string; clie
 			break;
 		}
 		case 'oversized body':
-			raw = { method: 'POST', contentType: 'application/x-www-form-urlencoded', body: `${encodeForm(fields)}&pad=${'A'.repeat(rng.int(66, 200) * 1024)}` };
+			raw = {
+				method: 'POST',
+				contentType: 'application/x-www-form-urlencoded',
+				body: `${encodeForm(fields)}&pad=${'A'.repeat(rng.int(66, 200) * 1024)}`,
+			};
 			expected = [400, 413];
 			break;
 		case 'too many parameters': {
@@ -164,41 +180,88 @@ function build(mutation: Mutation, rng: Random, genuine: { orderid: string; clie
 		case 'odd encoding: UTF-16 body':
 			// n8n decodes the charset; the status is tampered, so the signature must fail.
 			fields.status = status === 'approved' ? 'declined' : 'approved';
-			raw = { method: 'POST', contentType: `application/x-www-form-urlencoded; charset=${rng.pick(['utf-16le', 'utf-16'])}`, body: Buffer.from(encodeForm(fields), 'utf16le') };
+			raw = {
+				method: 'POST',
+				contentType: `application/x-www-form-urlencoded; charset=${rng.pick(['utf-16le', 'utf-16'])}`,
+				body: Buffer.from(encodeForm(fields), 'utf16le'),
+			};
 			expected = [400, 403, 422];
 			break;
 		case 'odd encoding: latin-1 control':
-			raw = { method: 'POST', contentType: 'application/x-www-form-urlencoded; charset=iso-8859-1', body: Buffer.concat([Buffer.from(`${encodeForm({ ...fields, control: '' })}`), Buffer.from([0xe9, 0xff, 0xfe])]) };
+			raw = {
+				method: 'POST',
+				contentType: 'application/x-www-form-urlencoded; charset=iso-8859-1',
+				body: Buffer.concat([
+					Buffer.from(`${encodeForm({ ...fields, control: '' })}`),
+					Buffer.from([0xe9, 0xff, 0xfe]),
+				]),
+			};
 			expected = [400, 403, 422];
 			break;
 		case 'odd encoding: bad percent escapes':
-			raw = { method: rng.chance(0.5) ? 'GET' : 'POST', contentType: 'application/x-www-form-urlencoded', query: undefined, body: `${encodeForm(fields)}&status=%ZZ%E0%A4%A` };
-			if (raw.method === 'GET') raw = { method: 'GET', query: `status=%ZZ&orderid=${orderid}&merchant_order=%E0%A4%A&control=${base.control}` };
+			raw = {
+				method: rng.chance(0.5) ? 'GET' : 'POST',
+				contentType: 'application/x-www-form-urlencoded',
+				query: undefined,
+				body: `${encodeForm(fields)}&status=%ZZ%E0%A4%A`,
+			};
+			if (raw.method === 'GET')
+				raw = { method: 'GET', query: `status=%ZZ&orderid=${orderid}&merchant_order=%E0%A4%A&control=${base.control}` };
 			expected = [400, 403];
 			break;
 		case 'odd encoding: NUL and unicode in status':
 			fields.status = rng.pick(['approved\u0000', 'аpproved', 'APPROVED\u200b', 'approved\n', 'ａｐｐｒｏｖｅｄ']);
 			break;
 		case 'card data in a forged body':
-			Object.assign(fields, { credit_card_number: TEST_PANS[rng.int(0, 1)], cvv2: '123', control: randomBytes(20).toString('hex') });
+			Object.assign(fields, {
+				credit_card_number: TEST_PANS[rng.int(0, 1)],
+				cvv2: '123',
+				control: randomBytes(20).toString('hex'),
+			});
 			break;
 	}
-	if (raw) return { method: raw.method ?? 'POST', query: raw.query, body: raw.body, contentType: raw.contentType, expected, workflow };
+	if (raw)
+		return {
+			method: raw.method ?? 'POST',
+			query: raw.query,
+			body: raw.body,
+			contentType: raw.contentType,
+			expected,
+			workflow,
+		};
 	const as = rng.pick(['GET', 'POST form', 'POST JSON'] as const);
 	if (as === 'GET') return { method: 'GET', query: encodeForm(fields), expected, workflow };
-	if (as === 'POST form') return { method: 'POST', body: encodeForm(fields), contentType: 'application/x-www-form-urlencoded', expected, workflow };
+	if (as === 'POST form')
+		return {
+			method: 'POST',
+			body: encodeForm(fields),
+			contentType: 'application/x-www-form-urlencoded',
+			expected,
+			workflow,
+		};
 	return { method: 'POST', body: JSON.stringify(fields), contentType: 'application/json', expected, workflow };
 }
 
-export async function forgedCampaign(n8n: ReliabilityN8n, { seed, runs }: { seed: number; runs: number }): Promise<CampaignResult> {
+export async function forgedCampaign(
+	n8n: ReliabilityN8n,
+	{ seed, runs }: { seed: number; runs: number },
+): Promise<CampaignResult> {
 	const started = Date.now();
-	const tally = new Tally(['answered 403 (400 if malformed; 200 for a refuted amount)', 'no execution started', 'n8n stays healthy', 'control: a genuine callback does start one execution']);
+	const tally = new Tally([
+		'answered 403 (400 if malformed; 200 for a refuted amount)',
+		'no execution started',
+		'n8n stays healthy',
+		'control: a genuine callback does start one execution',
+	]);
 	// One real, approved order for the tampered-amount cases.
 	const client = new Client(n8n.env.sandbox);
 	const sale = await client.sale({ amount: '10.50', cvv2: '123' });
 	await client.status(sale.orderid, sale.params.client_orderid);
 	const genuine = { orderid: String(sale.orderid), clientOrderId: String(sale.params.client_orderid), amount: '10.50' };
-	const before = { forgedOff: (await n8n.count('forgedOff')).total, forgedConfirm: (await n8n.count('forgedConfirm')).total };
+	const before = {
+		forgedOff: (await n8n.count('forgedOff')).total,
+		forgedConfirm: (await n8n.count('forgedConfirm')).total,
+	};
 	const byMutation: Record<string, number> = {};
 	const answers: Record<string, number> = {};
 	for (let index = 0; index < runs; index++) {
@@ -214,24 +277,50 @@ export async function forgedCampaign(n8n: ReliabilityN8n, { seed, runs }: { seed
 		}).catch((error: Error) => ({ status: 0, text: async () => error.message }));
 		const text = await response.text();
 		answers[response.status] = (answers[response.status] ?? 0) + 1;
-		tally.check('answered 403 (400 if malformed; 200 for a refuted amount)', request.expected.includes(response.status) && !TEST_PANS.some((pan) => text.includes(pan)), () => `#${index} ${mutation} → ${request.workflow}: HTTP ${response.status} ${text.slice(0, 80)}`);
-		if (index % 25 === 24 || index === runs - 1) tally.check('n8n stays healthy', await n8n.healthy(), () => `unhealthy after case #${index}`);
+		tally.check(
+			'answered 403 (400 if malformed; 200 for a refuted amount)',
+			request.expected.includes(response.status) && !TEST_PANS.some((pan) => text.includes(pan)),
+			() => `#${index} ${mutation} → ${request.workflow}: HTTP ${response.status} ${text.slice(0, 80)}`,
+		);
+		if (index % 25 === 24 || index === runs - 1)
+			tally.check('n8n stays healthy', await n8n.healthy(), () => `unhealthy after case #${index}`);
 	}
 	// Executions start asynchronously after the answer: give them time to show up, then count.
 	await new Promise((resolve) => setTimeout(resolve, 3000));
-	const after = { forgedOff: (await n8n.count('forgedOff')).total, forgedConfirm: (await n8n.count('forgedConfirm')).total };
+	const after = {
+		forgedOff: (await n8n.count('forgedOff')).total,
+		forgedConfirm: (await n8n.count('forgedConfirm')).total,
+	};
 	const started_ = after.forgedOff - before.forgedOff + (after.forgedConfirm - before.forgedConfirm);
 	// The counting works: one genuine callback to each workflow (the real order, amount untouched) starts one execution each.
-	const genuineFields = { status: 'approved', merchant_order: genuine.clientOrderId, client_orderid: genuine.clientOrderId, orderid: genuine.orderid, type: 'sale', amount: genuine.amount, currency: 'USD', control: sign('approved', genuine.orderid, genuine.clientOrderId) };
+	const genuineFields = {
+		status: 'approved',
+		merchant_order: genuine.clientOrderId,
+		client_orderid: genuine.clientOrderId,
+		orderid: genuine.orderid,
+		type: 'sale',
+		amount: genuine.amount,
+		currency: 'USD',
+		control: sign('approved', genuine.orderid, genuine.clientOrderId),
+	};
 	for (const key of ['forgedOff', 'forgedConfirm'] as const) {
 		const response = await fetch(`${n8n.callbackUrl(key)}?${encodeForm(genuineFields)}`);
 		await response.arrayBuffer();
 		await new Promise((resolve) => setTimeout(resolve, 1500));
 		const now = (await n8n.count(key)).total;
-		tally.check('control: a genuine callback does start one execution', response.status === 200 && now === after[key] + 1, () => `${key}: HTTP ${response.status}, executions ${after[key]} → ${now}`);
+		tally.check(
+			'control: a genuine callback does start one execution',
+			response.status === 200 && now === after[key] + 1,
+			() => `${key}: HTTP ${response.status}, executions ${after[key]} → ${now}`,
+		);
 	}
 	// Counted per forged request: every execution is one request that got through.
-	for (let index = 0; index < runs; index++) tally.check('no execution started', index >= started_, () => `${started_} executions started (${JSON.stringify(after)})`);
+	for (let index = 0; index < runs; index++)
+		tally.check(
+			'no execution started',
+			index >= started_,
+			() => `${started_} executions started (${JSON.stringify(after)})`,
+		);
 	const confirmCases = byMutation['tampered amount (Emit Only When Confirmed)'] ?? 0;
 	return {
 		id: 'forged',
@@ -241,7 +330,9 @@ export async function forgedCampaign(n8n: ReliabilityN8n, { seed, runs }: { seed
 		injected: `${MUTATIONS.length} kinds of forgery, cycled, each with seeded random values, sent as GET, POST form or POST JSON to a published trigger with Confirm With Status Query Off or Emit Only When Confirmed: ${MUTATIONS.join('; ')}`,
 		invariants: tally.list(),
 		figures: {
-			'answers (HTTP status → count)': Object.entries(answers).map(([k, v]) => `${k}: ${v}`).join(', '),
+			'answers (HTTP status → count)': Object.entries(answers)
+				.map(([k, v]) => `${k}: ${v}`)
+				.join(', '),
 			'tampered-amount cases (valid control, run under Emit Only When Confirmed)': confirmCases,
 			'executions started': started_,
 		},

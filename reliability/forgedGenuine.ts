@@ -19,7 +19,9 @@ import type { ReliabilityN8n, WorkflowKey } from './n8n';
 const { Client } = require('../test/support/sandbox-client');
 
 /** Every unsigned field the trigger reports, with all the spellings it reads (the IDs are signed). */
-const SPELLINGS: Record<string, readonly string[]> = Object.fromEntries(Object.entries(FIELD_SPELLINGS).filter(([name]) => name !== 'orderid' && name !== 'client_orderid'));
+const SPELLINGS: Record<string, readonly string[]> = Object.fromEntries(
+	Object.entries(FIELD_SPELLINGS).filter(([name]) => name !== 'orderid' && name !== 'client_orderid'),
+);
 const OTHER_VALUE: Record<string, string> = {
 	type: 'sale',
 	amount: '9999.00',
@@ -58,25 +60,49 @@ type Fields = Record<string, string>;
 
 function mutations(genuine: Fields): Array<[string, Fields]> {
 	const cases: Array<[string, Fields]> = [['genuine', { ...genuine }]];
-	const without = (names: readonly string[]) => Object.fromEntries(Object.entries(genuine).filter(([name]) => !names.includes(name)));
+	const without = (names: readonly string[]) =>
+		Object.fromEntries(Object.entries(genuine).filter(([name]) => !names.includes(name)));
 	for (const [field, spellings] of Object.entries(SPELLINGS)) {
 		const present = spellings.find((name) => genuine[name] !== undefined);
 		const value = present ? genuine[present] : undefined;
-		cases.push([`${field} changed`, { ...without(spellings), [present ?? spellings[0]]: OTHER_VALUE[field] === value ? `${OTHER_VALUE[field]}1` : OTHER_VALUE[field] }]);
+		cases.push([
+			`${field} changed`,
+			{
+				...without(spellings),
+				[present ?? spellings[0]]: OTHER_VALUE[field] === value ? `${OTHER_VALUE[field]}1` : OTHER_VALUE[field],
+			},
+		]);
 		if (present) cases.push([`${field} removed`, without(spellings)]);
 		for (const spelling of spellings) {
 			if (spelling === present) continue;
-			if (value !== undefined) cases.push([`${field} renamed to ${spelling}`, { ...without(spellings), [spelling]: value }]);
+			if (value !== undefined)
+				cases.push([`${field} renamed to ${spelling}`, { ...without(spellings), [spelling]: value }]);
 			cases.push([`${field} doubled as ${spelling}`, { ...genuine, [spelling]: OTHER_VALUE[field] }]);
-			cases.push([`${field} renamed to ${spelling} and changed`, { ...without(spellings), [spelling]: OTHER_VALUE[field] }]);
+			cases.push([
+				`${field} renamed to ${spelling} and changed`,
+				{ ...without(spellings), [spelling]: OTHER_VALUE[field] },
+			]);
 		}
 	}
-	cases.push(['card data in every spelling', { ...genuine, descriptor: `SHOP ${PAN_SPELLINGS.join(' | ')}`, comment: PAN_SPELLINGS[2], card_cvv: '737', 'security-code': '737' }]);
+	cases.push([
+		'card data in every spelling',
+		{
+			...genuine,
+			descriptor: `SHOP ${PAN_SPELLINGS.join(' | ')}`,
+			comment: PAN_SPELLINGS[2],
+			card_cvv: '737',
+			'security-code': '737',
+		},
+	]);
 	return cases;
 }
 
 function sameAmount(a: string, b: string): boolean {
-	return Number.isFinite(Number(a)) && Number.isFinite(Number(b)) && Math.round(Number(a) * 1000) === Math.round(Number(b) * 1000);
+	return (
+		Number.isFinite(Number(a)) &&
+		Number.isFinite(Number(b)) &&
+		Math.round(Number(a) * 1000) === Math.round(Number(b) * 1000)
+	);
 }
 
 /** What in a confirmed item disagrees with the gateway's own status reply (empty: nothing). */
@@ -87,7 +113,12 @@ function disagreements(item: Record<string, unknown>, truth: Fields): string[] {
 		if (reported === undefined || reported === '') continue;
 		const actual = truth[spelling];
 		if (name === 'amount') {
-			if (FOLLOW_UPS.has(String(truth['transaction-type'])) || actual === undefined || !sameAmount(String(reported), actual)) wrong.push(`amount ${String(reported)} vs ${actual}`);
+			if (
+				FOLLOW_UPS.has(String(truth['transaction-type'])) ||
+				actual === undefined ||
+				!sameAmount(String(reported), actual)
+			)
+				wrong.push(`amount ${String(reported)} vs ${actual}`);
 		} else if (actual === undefined || String(reported).toLowerCase() !== actual.toLowerCase()) {
 			wrong.push(`${name} ${String(reported)} vs ${actual}`);
 		}
@@ -96,20 +127,35 @@ function disagreements(item: Record<string, unknown>, truth: Fields): string[] {
 }
 
 /** `callbacks`: how many of the genuine callbacks to forge (all by default; the npm test slice takes fewer). */
-export async function forgedGenuineCampaign(n8n: ReliabilityN8n, { callbacks = Infinity }: { callbacks?: number } = {}): Promise<CampaignResult> {
+export async function forgedGenuineCampaign(
+	n8n: ReliabilityN8n,
+	{ callbacks = Infinity }: { callbacks?: number } = {},
+): Promise<CampaignResult> {
 	const started = Date.now();
-	const tally = new Tally(['no confirmed: true on an item that disagrees with the gateway', 'every request answered (200, 400 or 403; never 5xx)', 'the genuine callback of a live order is confirmed']);
+	const tally = new Tally([
+		'no confirmed: true on an item that disagrees with the gateway',
+		'every request answered (200, 400 or 403; never 5xx)',
+		'the genuine callback of a live order is confirmed',
+	]);
 	const sink = createServer((_req, res) => res.end('OK'));
 	await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
 	const callbackUrl = `http://127.0.0.1:${(sink.address() as AddressInfo).port}/`;
 	const client = new Client(n8n.env.sandbox);
 	const genuineCallback = async (orderid: string, index: number): Promise<Fields> => {
-		await until(async () => (await client.admin('GET', `callbacks?orderid=${orderid}`)).data.deliveries.length > index, 10_000);
+		await until(
+			async () => (await client.admin('GET', `callbacks?orderid=${orderid}`)).data.deliveries.length > index,
+			10_000,
+		);
 		return (await client.admin('GET', `callbacks?orderid=${orderid}`)).data.deliveries[index].params;
 	};
 	// JSON replies carry numbers too (paynet-order-id, error-code): compare as text.
 	const truthOf = async (orderid: string, cid: string): Promise<Fields> =>
-		Object.fromEntries(Object.entries((await client.status(orderid, cid)).data as Record<string, unknown>).map(([name, value]) => [name, String(value)]));
+		Object.fromEntries(
+			Object.entries((await client.status(orderid, cid)).data as Record<string, unknown>).map(([name, value]) => [
+				name,
+				String(value),
+			]),
+		);
 	try {
 		// The orders: live sale, refunded sale, captured preauth, declined sale.
 		const live = await client.sale({ amount: '10.50', notify_url: callbackUrl });
@@ -132,10 +178,18 @@ export async function forgedGenuineCampaign(n8n: ReliabilityN8n, { callbacks = I
 		const genuineCallbacks: Array<{ name: string; fields: Fields }> = [];
 		for (const { name, order, callbacks } of orders) {
 			truths.set(String(order.orderid), await truthOf(order.orderid, order.params.client_orderid));
-			for (let index = 0; index < callbacks; index++) genuineCallbacks.push({ name: `${name} callback ${index + 1}`, fields: await genuineCallback(order.orderid, index) });
+			for (let index = 0; index < callbacks; index++)
+				genuineCallbacks.push({
+					name: `${name} callback ${index + 1}`,
+					fields: await genuineCallback(order.orderid, index),
+				});
 		}
 
-		const before = Object.fromEntries(await Promise.all(WORKFLOWS_UNDER_TEST.map(async (key) => [key, new Set((await n8n.executions(key)).map((e) => e.id))] as const)));
+		const before = Object.fromEntries(
+			await Promise.all(
+				WORKFLOWS_UNDER_TEST.map(async (key) => [key, new Set((await n8n.executions(key)).map((e) => e.id))] as const),
+			),
+		);
 		let requests = 0;
 		const answers: Record<string, number> = {};
 		for (const { name, fields } of genuineCallbacks.slice(0, callbacks)) {
@@ -145,7 +199,11 @@ export async function forgedGenuineCampaign(n8n: ReliabilityN8n, { callbacks = I
 					const response = await fetch(`${n8n.callbackUrl(key)}?${new URLSearchParams(forged).toString()}`);
 					await response.arrayBuffer();
 					answers[response.status] = (answers[response.status] ?? 0) + 1;
-					tally.check('every request answered (200, 400 or 403; never 5xx)', [200, 400, 403].includes(response.status), () => `${name} / ${mutation} → ${key}: HTTP ${response.status}`);
+					tally.check(
+						'every request answered (200, 400 or 403; never 5xx)',
+						[200, 400, 403].includes(response.status),
+						() => `${name} / ${mutation} → ${key}: HTTP ${response.status}`,
+					);
 				}
 			}
 		}
@@ -158,16 +216,31 @@ export async function forgedGenuineCampaign(n8n: ReliabilityN8n, { callbacks = I
 			for (const execution of await n8n.executions(key)) {
 				if (before[key].has(execution.id)) continue;
 				executions++;
-				const item = (execution.data as { resultData: { runData: Record<string, Array<{ data: { main: Array<Array<{ json: Record<string, unknown> }>> } }>> } }).resultData.runData['Card Gateway Trigger'][0].data.main[0][0].json;
+				const item = (
+					execution.data as {
+						resultData: {
+							runData: Record<string, Array<{ data: { main: Array<Array<{ json: Record<string, unknown> }>> } }>>;
+						};
+					}
+				).resultData.runData['Card Gateway Trigger'][0].data.main[0][0].json;
 				if (item.confirmed !== true) continue;
 				confirmedCount++;
 				const truth = truths.get(String(item.orderid)) ?? {};
 				const wrong = disagreements(item, truth);
-				tally.check('no confirmed: true on an item that disagrees with the gateway', wrong.length === 0, () => `${key} execution ${execution.id}: ${wrong.join('; ')}`);
-				if (String(item.orderid) === String(live.orderid) && item.type === 'sale' && item.amount === '10.50') liveConfirmed = true;
+				tally.check(
+					'no confirmed: true on an item that disagrees with the gateway',
+					wrong.length === 0,
+					() => `${key} execution ${execution.id}: ${wrong.join('; ')}`,
+				);
+				if (String(item.orderid) === String(live.orderid) && item.type === 'sale' && item.amount === '10.50')
+					liveConfirmed = true;
 			}
 		}
-		tally.check('the genuine callback of a live order is confirmed', liveConfirmed, () => 'the live sale\'s genuine callback was not confirmed');
+		tally.check(
+			'the genuine callback of a live order is confirmed',
+			liveConfirmed,
+			() => "the live sale's genuine callback was not confirmed",
+		);
 		return {
 			id: 'forgedGenuine',
 			title: 'Forged callbacks built from genuine ones',
@@ -176,7 +249,9 @@ export async function forgedGenuineCampaign(n8n: ReliabilityN8n, { callbacks = I
 			injected: `${Math.min(callbacks, genuineCallbacks.length)} genuine callbacks (${orders.map((o) => o.name).join(', ')}), each with its valid control and every unsigned field (${Object.keys(SPELLINGS).join(', ')}) changed, removed, renamed to each spelling the trigger reads, renamed and changed, or doubled under another spelling, plus card numbers in ${PAN_SPELLINGS.length} spellings and CVVs under other names; each sent to 4 published triggers (Confirm Off, Emit Only When Confirmed, Emit With Confirmed Flag, Emit Only When Confirmed with status and type filters)`,
 			invariants: tally.list(),
 			figures: {
-				'answers (HTTP status → count)': Object.entries(answers).map(([k, v]) => `${k}: ${v}`).join(', '),
+				'answers (HTTP status → count)': Object.entries(answers)
+					.map(([k, v]) => `${k}: ${v}`)
+					.join(', '),
 				'executions started': executions,
 				'executions with confirmed: true': confirmedCount,
 			},

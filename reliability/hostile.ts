@@ -6,12 +6,25 @@
 // Everything the node says is checked against the sandbox's ledger.
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { BANK_DESTINATION, CARD, CUSTOMER, PAN2, Sandbox, cardPayment, runNode, storedCard, type NodeRun } from '../test/support/harness';
+import {
+	BANK_DESTINATION,
+	CARD,
+	CUSTOMER,
+	PAN2,
+	Sandbox,
+	cardPayment,
+	runNode,
+	storedCard,
+	type NodeRun,
+} from '../test/support/harness';
 import { Random, Tally, nodeOutput, pool, type CampaignResult } from '../test/support/campaign';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the proxy is a CommonJS test helper
 const { startHostileGateway, NON_REPLIES } = require('../test/support/hostile-gateway') as {
-	startHostileGateway(url: string, plan: (request: { op: string | null }) => { forward: boolean; answer: string }): Promise<HostileGateway>;
+	startHostileGateway(
+		url: string,
+		plan: (request: { op: string | null }) => { forward: boolean; answer: string },
+	): Promise<HostileGateway>;
 	NON_REPLIES: string[];
 };
 
@@ -23,7 +36,19 @@ interface HostileGateway {
 }
 
 const OPTIONS = { timeoutSeconds: 1, waitForFinalStatus: true, pollIntervalSeconds: 0, maxWaitSeconds: 2 };
-const OPERATIONS = ['sale', 'preauth', 'rebill', 'payoutV2', 'payoutV4', 'transfer', 'transferByRef', 'return', 'capture', 'void', 'payoutPay'] as const;
+const OPERATIONS = [
+	'sale',
+	'preauth',
+	'rebill',
+	'payoutV2',
+	'payoutV4',
+	'transfer',
+	'transferByRef',
+	'return',
+	'capture',
+	'void',
+	'payoutPay',
+] as const;
 type Operation = (typeof OPERATIONS)[number];
 /** What a success of each operation writes to the sandbox ledger (a preauth holds, writes nothing). */
 const LEDGER: Record<Operation, string[]> = {
@@ -61,7 +86,12 @@ function money(rng: Random): string {
 
 /** The parameters of one operation, with per-item values read from the input item ($json). */
 function parametersOf(operation: Operation, refs: { cardRef: string; destinationRef: string }): INodeParameters {
-	const base = { merchantOrderId: '={{ $json.cid }}', amount: '={{ $json.amount }}', currency: 'USD', options: { ...OPTIONS, concurrency: '={{ $json.concurrency }}' } };
+	const base = {
+		merchantOrderId: '={{ $json.cid }}',
+		amount: '={{ $json.amount }}',
+		currency: 'USD',
+		options: { ...OPTIONS, concurrency: '={{ $json.concurrency }}' },
+	};
 	switch (operation) {
 		case 'sale':
 		case 'preauth':
@@ -70,18 +100,54 @@ function parametersOf(operation: Operation, refs: { cardRef: string; destination
 			return { resource: 'cardReference', operation: 'rebill', cardReferenceId: refs.cardRef, ...base };
 		case 'payoutV2':
 		case 'payoutV4':
-			return { resource: 'payout', operation: operation === 'payoutV2' ? 'send' : 'sendV4', ...base, additionalFields: BANK_DESTINATION };
+			return {
+				resource: 'payout',
+				operation: operation === 'payoutV2' ? 'send' : 'sendV4',
+				...base,
+				additionalFields: BANK_DESTINATION,
+			};
 		case 'transfer':
-			return { resource: 'transfer', operation: 'send', ...base, additionalFields: { ...CARD, cvv: '123', destinationCardNumber: PAN2, ipAddress: CUSTOMER.ipAddress } };
+			return {
+				resource: 'transfer',
+				operation: 'send',
+				...base,
+				additionalFields: { ...CARD, cvv: '123', destinationCardNumber: PAN2, ipAddress: CUSTOMER.ipAddress },
+			};
 		case 'transferByRef':
-			return { resource: 'transfer', operation: 'sendByReference', ...base, destinationCardReferenceId: refs.destinationRef, additionalFields: { sourceCardReferenceId: refs.cardRef } };
+			return {
+				resource: 'transfer',
+				operation: 'sendByReference',
+				...base,
+				destinationCardReferenceId: refs.destinationRef,
+				additionalFields: { sourceCardReferenceId: refs.cardRef },
+			};
 		case 'return':
 		case 'capture':
-			return { resource: 'payment', operation, merchantOrderId: '={{ $json.cid }}', gatewayOrderId: '={{ $json.orderid }}', additionalFields: { amount: '={{ $json.amount }}', currency: "={{ $json.amount ? 'USD' : '' }}" }, options: base.options };
+			return {
+				resource: 'payment',
+				operation,
+				merchantOrderId: '={{ $json.cid }}',
+				gatewayOrderId: '={{ $json.orderid }}',
+				additionalFields: { amount: '={{ $json.amount }}', currency: "={{ $json.amount ? 'USD' : '' }}" },
+				options: base.options,
+			};
 		case 'void':
-			return { resource: 'payment', operation: 'void', merchantOrderId: '={{ $json.cid }}', gatewayOrderId: '={{ $json.orderid }}', comment: 'hostile void', options: base.options };
+			return {
+				resource: 'payment',
+				operation: 'void',
+				merchantOrderId: '={{ $json.cid }}',
+				gatewayOrderId: '={{ $json.orderid }}',
+				comment: 'hostile void',
+				options: base.options,
+			};
 		case 'payoutPay':
-			return { resource: 'payout', operation: 'pay', merchantOrderId: '={{ $json.cid }}', gatewayOrderId: '={{ $json.orderid }}', options: base.options };
+			return {
+				resource: 'payout',
+				operation: 'pay',
+				merchantOrderId: '={{ $json.cid }}',
+				gatewayOrderId: '={{ $json.orderid }}',
+				options: base.options,
+			};
 	}
 }
 
@@ -92,14 +158,33 @@ async function prepareOrders(sb: Sandbox, operation: Operation, items: Item[]): 
 		const amount = operation === 'return' || operation === 'capture' ? '600.00' : item.amount;
 		const parameters =
 			operation === 'payoutPay'
-				? { resource: 'payout', operation: 'check', merchantOrderId: item.cid, amount, currency: 'USD', additionalFields: BANK_DESTINATION, options: OPTIONS }
-				: cardPayment({ merchantOrderId: item.cid, amount, options: OPTIONS }, operation === 'capture' ? 'preauth' : 'sale');
+				? {
+						resource: 'payout',
+						operation: 'check',
+						merchantOrderId: item.cid,
+						amount,
+						currency: 'USD',
+						additionalFields: BANK_DESTINATION,
+						options: OPTIONS,
+					}
+				: cardPayment(
+						{ merchantOrderId: item.cid, amount, options: OPTIONS },
+						operation === 'capture' ? 'preauth' : 'sale',
+					);
 		const run = await runNode(sb, parameters as INodeParameters);
 		item.orderid = String(run.items[0]?.json.orderid ?? '');
 	}
 }
 
-export async function hostileCampaign({ seed, runs, lanes = 6 }: { seed: number; runs: number; lanes?: number }): Promise<CampaignResult> {
+export async function hostileCampaign({
+	seed,
+	runs,
+	lanes = 6,
+}: {
+	seed: number;
+	runs: number;
+	lanes?: number;
+}): Promise<CampaignResult> {
 	const started = Date.now();
 	const tally = new Tally([
 		'money moved at most once per order ID',
@@ -129,8 +214,13 @@ export async function hostileCampaign({ seed, runs, lanes = 6 }: { seed: number;
 			count(byOperation, operation);
 			const size = rng.int(1, 4);
 			const concurrency = rng.pick([1, 2, 4, 16]);
-			const items: Item[] = Array.from({ length: size }, (_, n) => ({ cid: `rel6-${seed}-${index}-${n}`, amount: money(rng), twist: 'none' as Twist }));
-			for (const item of items) item.twist = rng.chance(0.75) ? 'none' : rng.pick(['badInput', 'decline', 'duplicate'] as const);
+			const items: Item[] = Array.from({ length: size }, (_, n) => ({
+				cid: `rel6-${seed}-${index}-${n}`,
+				amount: money(rng),
+				twist: 'none' as Twist,
+			}));
+			for (const item of items)
+				item.twist = rng.chance(0.75) ? 'none' : rng.pick(['badInput', 'decline', 'duplicate'] as const);
 			if (items.length > 1 && items[1].twist === 'duplicate') items[1].cid = items[0].cid;
 			else for (const item of items) if (item.twist === 'duplicate') item.twist = 'none';
 			await prepareOrders(sb, operation, items);
@@ -149,7 +239,12 @@ export async function hostileCampaign({ seed, runs, lanes = 6 }: { seed: number;
 					input: items.map((item) => ({
 						cid: item.cid,
 						orderid: item.orderid ?? '',
-						amount: item.twist === 'badInput' ? `${item.amount}x` : FOLLOW_UPS.has(operation) && rng.chance(0.5) ? '' : item.amount,
+						amount:
+							item.twist === 'badInput'
+								? `${item.amount}x`
+								: FOLLOW_UPS.has(operation) && rng.chance(0.5)
+									? ''
+									: item.amount,
 						decline: item.twist === 'decline',
 						concurrency,
 					})),
@@ -160,14 +255,28 @@ export async function hostileCampaign({ seed, runs, lanes = 6 }: { seed: number;
 				await proxy.close();
 			}
 			outputs.push(nodeOutput(run));
-			tally.check('no request reaches another host', proxy.elsewhere.requests.length === 0, () => `${label}: ${proxy.elsewhere.requests.length} requests elsewhere`);
+			tally.check(
+				'no request reaches another host',
+				proxy.elsewhere.requests.length === 0,
+				() => `${label}: ${proxy.elsewhere.requests.length} requests elsewhere`,
+			);
 
 			const ledgerOf = async (cid: string) =>
-				(await sb.admin<{ entries: Array<{ kind: string; amount: string }> }>('GET', `ledger?client_orderid=${encodeURIComponent(cid)}`)).entries.filter((entry) => LEDGER[operation].includes(entry.kind));
+				(
+					await sb.admin<{ entries: Array<{ kind: string; amount: string }> }>(
+						'GET',
+						`ledger?client_orderid=${encodeURIComponent(cid)}`,
+					)
+				).entries.filter((entry) => LEDGER[operation].includes(entry.kind));
 			const ledgers = new Map<string, Array<{ kind: string; amount: string }>>();
 			for (const item of items) if (!ledgers.has(item.cid)) ledgers.set(item.cid, await ledgerOf(item.cid));
 
-			for (const [cid, entries] of ledgers) tally.check('money moved at most once per order ID', entries.length <= 1, () => `${label}: ${cid} ledger ${JSON.stringify(entries)}`);
+			for (const [cid, entries] of ledgers)
+				tally.check(
+					'money moved at most once per order ID',
+					entries.length <= 1,
+					() => `${label}: ${cid} ledger ${JSON.stringify(entries)}`,
+				);
 
 			// Per item (Continue On Fail keeps every item's own output or error).
 			const truthful = continueOnFail
@@ -180,9 +289,18 @@ export async function hostileCampaign({ seed, runs, lanes = 6 }: { seed: number;
 						if (json.error) {
 							// Only "money may have moved" leaves the money open; every other error implies nothing moved.
 							verdict = CLAIMS_MAYBE.test(text) || !moved;
-							count(outcomes, CLAIMS_MAYBE.test(text) ? 'error: may have moved' : CLAIMS_NOTHING.test(text) ? 'error: nothing moved' : 'error: other');
+							count(
+								outcomes,
+								CLAIMS_MAYBE.test(text)
+									? 'error: may have moved'
+									: CLAIMS_NOTHING.test(text)
+										? 'error: nothing moved'
+										: 'error: other',
+							);
 						} else if (json.status === 'approved' && json.final === true) {
-							verdict = LEDGER[operation].length === 0 || (moved && (FOLLOW_UPS.has(operation) || ledgers.get(item.cid)![0].amount === item.amount));
+							verdict =
+								LEDGER[operation].length === 0 ||
+								(moved && (FOLLOW_UPS.has(operation) || ledgers.get(item.cid)![0].amount === item.amount));
 							count(outcomes, 'approved');
 						} else {
 							verdict = !moved || FOLLOW_UPS.has(operation);
@@ -191,14 +309,24 @@ export async function hostileCampaign({ seed, runs, lanes = 6 }: { seed: number;
 						return verdict;
 					})
 				: true;
-			tally.check('every output and error tells the truth (ledger)', truthful && run.items.length === (continueOnFail ? items.length : run.items.length), () => `${label}: ${JSON.stringify(run.items.map((item) => item.json))} ledger ${JSON.stringify([...ledgers])}`);
+			tally.check(
+				'every output and error tells the truth (ledger)',
+				truthful && run.items.length === (continueOnFail ? items.length : run.items.length),
+				() => `${label}: ${JSON.stringify(run.items.map((item) => item.json))} ledger ${JSON.stringify([...ledgers])}`,
+			);
 
 			// A stopped run: every order that moved money is named in its error.
 			if (run.error) {
 				count(outcomes, 'run stopped');
 				const text = `${run.error.message} ${run.error.description ?? ''}`;
-				const unnamed = [...ledgers].filter(([cid, entries]) => entries.length > 0 && !text.includes(`"${cid}"`)).map(([cid]) => cid);
-				tally.check('a stopped run names every order that moved money', unnamed.length === 0, () => `${label}: ${unnamed.join(', ')} not named in: ${text.slice(0, 400)}`);
+				const unnamed = [...ledgers]
+					.filter(([cid, entries]) => entries.length > 0 && !text.includes(`"${cid}"`))
+					.map(([cid]) => cid);
+				tally.check(
+					'a stopped run names every order that moved money',
+					unnamed.length === 0,
+					() => `${label}: ${unnamed.join(', ')} not named in: ${text.slice(0, 400)}`,
+				);
 			}
 		});
 		return {
@@ -209,9 +337,15 @@ export async function hostileCampaign({ seed, runs, lanes = 6 }: { seed: number;
 			injected: `every money-moving operation (${OPERATIONS.join(', ')}) in batches of 1–4 items at concurrency 1, 2, 4 or 16, with or without Continue On Fail, items spoiled with bad input, a declining card or a duplicate order ID; every request through a proxy that forwards (60 %) or drops it and, for 45 % of requests, answers with: ${NON_REPLIES.join(', ')}`,
 			invariants: tally.list(),
 			figures: {
-				operations: Object.entries(byOperation).map(([k, v]) => `${k} ${v}`).join(', '),
-				'non-replies injected': Object.entries(answers).map(([k, v]) => `${k} ${v}`).join(', '),
-				outcomes: Object.entries(outcomes).map(([k, v]) => `${k} ${v}`).join(', '),
+				operations: Object.entries(byOperation)
+					.map(([k, v]) => `${k} ${v}`)
+					.join(', '),
+				'non-replies injected': Object.entries(answers)
+					.map(([k, v]) => `${k} ${v}`)
+					.join(', '),
+				outcomes: Object.entries(outcomes)
+					.map(([k, v]) => `${k} ${v}`)
+					.join(', '),
 			},
 			wallMs: Date.now() - started,
 			outputs,

@@ -37,9 +37,18 @@ function callbackQuery(seed: number, index: number): { query: string; clientOrde
 	return { query: new URLSearchParams(fields).toString(), clientOrderId };
 }
 
-export async function loadCampaign(n8n: ReliabilityN8n, { seed, runs, concurrency }: { seed: number; runs: number; concurrency: number }): Promise<CampaignResult> {
+export async function loadCampaign(
+	n8n: ReliabilityN8n,
+	{ seed, runs, concurrency }: { seed: number; runs: number; concurrency: number },
+): Promise<CampaignResult> {
 	const startedAll = Date.now();
-	const tally = new Tally(['acknowledged 200', 'executions == callbacks (none lost)', 'no duplicate execution', 'executions succeeded', 'n8n stays healthy']);
+	const tally = new Tally([
+		'acknowledged 200',
+		'executions == callbacks (none lost)',
+		'no duplicate execution',
+		'executions succeeded',
+		'n8n stays healthy',
+	]);
 	const base = new URL(n8n.callbackUrl('load'));
 	const before = (await n8n.count('load')).total;
 	const dispatcher = new Pool(base.origin, { connections: concurrency, pipelining: 1 });
@@ -61,7 +70,11 @@ export async function loadCampaign(n8n: ReliabilityN8n, { seed, runs, concurrenc
 				body = (error as Error).message;
 			}
 			latencies.push(performance.now() - t0);
-			tally.check('acknowledged 200', status === 200 && body === 'OK', () => `${clientOrderId}: HTTP ${status} ${body.slice(0, 80)}`);
+			tally.check(
+				'acknowledged 200',
+				status === 200 && body === 'OK',
+				() => `${clientOrderId}: HTTP ${status} ${body.slice(0, 80)}`,
+			);
 		});
 	} finally {
 		await dispatcher.close();
@@ -86,13 +99,25 @@ export async function loadCampaign(n8n: ReliabilityN8n, { seed, runs, concurrenc
 	} while (Date.now() < deadline);
 	const settledS = (Date.now() - startedAll) / 1000;
 	await sleep(1500);
-	const executions = (await n8n.executions('load')) as Array<{ id: string; status: string; data: { resultData: { runData: Record<string, Array<{ data: { main: Array<Array<{ json: Record<string, unknown> }>> } }>> } } }>;
+	const executions = (await n8n.executions('load')) as Array<{
+		id: string;
+		status: string;
+		data: {
+			resultData: {
+				runData: Record<string, Array<{ data: { main: Array<Array<{ json: Record<string, unknown> }>> } }>>;
+			};
+		};
+	}>;
 	const seen = new Map<string, number>();
 	for (const execution of executions) {
 		const json = execution.data?.resultData?.runData?.['Card Gateway Trigger']?.[0]?.data?.main?.[0]?.[0]?.json;
 		const id = String(json?.client_orderid ?? '');
 		if (sent.has(id)) seen.set(id, (seen.get(id) ?? 0) + 1);
-		tally.check('executions succeeded', execution.status === 'success', () => `execution ${execution.id}: ${execution.status}`);
+		tally.check(
+			'executions succeeded',
+			execution.status === 'success',
+			() => `execution ${execution.id}: ${execution.status}`,
+		);
 	}
 	for (const id of sent) {
 		const count = seen.get(id) ?? 0;
@@ -100,7 +125,13 @@ export async function loadCampaign(n8n: ReliabilityN8n, { seed, runs, concurrenc
 		tally.check('no duplicate execution', count <= 1, () => `${id}: ${count} executions`);
 	}
 	const logFile = n8n.env.n8n.logFile as string;
-	const lockTimeouts = existsSync(logFile) ? (readFileSync(logFile, 'utf8').match(/LockAcquireTimeoutError: Timeout waiting for lock SqliteWriteConnectionMutex/g) ?? []).length : 0;
+	const lockTimeouts = existsSync(logFile)
+		? (
+				readFileSync(logFile, 'utf8').match(
+					/LockAcquireTimeoutError: Timeout waiting for lock SqliteWriteConnectionMutex/g,
+				) ?? []
+			).length
+		: 0;
 	return {
 		id: 'load',
 		title: 'Callback load',
@@ -113,7 +144,7 @@ export async function loadCampaign(n8n: ReliabilityN8n, { seed, runs, concurrenc
 			'answer latency p50 / p95 / p99 / max': latencySummary(latencies, 1),
 			'all executions finished after': `${settledS.toFixed(1)} s`,
 			'executions of the load workflow': executions.length - before,
-			"n8n log: SQLite write-lock timeouts (LockAcquireTimeoutError) since n8n started": lockTimeouts,
+			'n8n log: SQLite write-lock timeouts (LockAcquireTimeoutError) since n8n started': lockTimeouts,
 		},
 		wallMs: Date.now() - startedAll,
 		outputs: [JSON.stringify(executions)],

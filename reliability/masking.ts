@@ -8,23 +8,53 @@ import { maskSensitive, maskText } from '../nodes/shared/protocol/masking';
 import { Tally, type CampaignResult } from '../test/support/campaign';
 import { digitsOf, pan, spelling, surrounding, write } from '../test/support/card-numbers';
 
-const CVV_NAMES = ['cvv2', 'cvv', 'card_cvv', 'cvc', 'CVC2', 'security-code', 'securityCode', 'csc', 'card_verification_value', 'cardCode'];
+const CVV_NAMES = [
+	'cvv2',
+	'cvv',
+	'card_cvv',
+	'cvc',
+	'CVC2',
+	'security-code',
+	'securityCode',
+	'csc',
+	'card_verification_value',
+	'cardCode',
+];
 
 export function maskingCampaign({ seed, runs }: { seed: number; runs: number }): CampaignResult {
 	const started = Date.now();
-	const tally = new Tally(['no card number survives in free text', 'no card number survives in a card-number field', 'no CVV survives under any name']);
+	const tally = new Tally([
+		'no card number survives in free text',
+		'no card number survives in a card-number field',
+		'no CVV survives under any name',
+	]);
 	fc.assert(
-		fc.property(pan, spelling, surrounding, surrounding, fc.constantFrom(...CVV_NAMES), (digits, how, before, after, cvvName) => {
-			const written = write(digits, how);
-			const text = maskText(`${before}${written}${after}`);
-			tally.check('no card number survives in free text', !digitsOf(text).includes(digits), () => `${JSON.stringify(written)} → ${JSON.stringify(text)}`);
-			const masked = maskSensitive({ credit_card_number: written, [cvvName]: '737' }) as Record<string, unknown>;
-			const record = JSON.stringify(masked);
-			tally.check('no card number survives in a card-number field', !digitsOf(record).includes(digits), () => `${JSON.stringify(written)} → ${record}`);
-			// The field is dropped (its value could also be digits of the masked card number's last four).
-			tally.check('no CVV survives under any name', !(cvvName in masked), () => `${cvvName}: ${record}`);
-			return true;
-		}),
+		fc.property(
+			pan,
+			spelling,
+			surrounding,
+			surrounding,
+			fc.constantFrom(...CVV_NAMES),
+			(digits, how, before, after, cvvName) => {
+				const written = write(digits, how);
+				const text = maskText(`${before}${written}${after}`);
+				tally.check(
+					'no card number survives in free text',
+					!digitsOf(text).includes(digits),
+					() => `${JSON.stringify(written)} → ${JSON.stringify(text)}`,
+				);
+				const masked = maskSensitive({ credit_card_number: written, [cvvName]: '737' }) as Record<string, unknown>;
+				const record = JSON.stringify(masked);
+				tally.check(
+					'no card number survives in a card-number field',
+					!digitsOf(record).includes(digits),
+					() => `${JSON.stringify(written)} → ${record}`,
+				);
+				// The field is dropped (its value could also be digits of the masked card number's last four).
+				tally.check('no CVV survives under any name', !(cvvName in masked), () => `${cvvName}: ${record}`);
+				return true;
+			},
+		),
 		{ numRuns: runs, seed },
 	);
 	return {

@@ -10,17 +10,41 @@
 //   replays it (test/support/engine.js, as test/node/order-ids.test.ts): generated order IDs must come out the same, so an item
 //   charged before the failure is found at the gateway, not charged again.
 // Scenarios are cycled (every slice covers each); everything else is drawn from the seed.
-import type { IDataObject, INodeParameters, IRun, IRunExecutionData, Workflow, WorkflowExecuteMode } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INodeParameters,
+	IRun,
+	IRunExecutionData,
+	Workflow,
+	WorkflowExecuteMode,
+} from 'n8n-workflow';
 
 import { MONEY_EFFECTS, MONEY_EFFECT_WORDS, type MoneyEffect } from '../nodes/shared/moneyEffect';
 
 import { Random, Tally, nodeOutput, pool, type CampaignResult } from '../test/support/campaign';
-import { BANK_DESTINATION, CARD, CUSTOMER, NODE_NAME, PAN2, RETURN_URL, Sandbox, cardGatewayWorkflow, cardPayment, executeOn, runNode, storedCard, type NodeRun } from '../test/support/harness';
+import {
+	BANK_DESTINATION,
+	CARD,
+	CUSTOMER,
+	NODE_NAME,
+	PAN2,
+	RETURN_URL,
+	Sandbox,
+	cardGatewayWorkflow,
+	cardPayment,
+	executeOn,
+	runNode,
+	storedCard,
+	type NodeRun,
+} from '../test/support/harness';
 import { freshExecutionData, retryExecutionData } from '../test/support/n8n';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the proxy is a CommonJS test helper
 const { startHostileGateway, NON_REPLIES } = require('../test/support/hostile-gateway') as {
-	startHostileGateway(url: string, plan: (request: { op: string | null; body: string }) => Decision): Promise<{ url: string; close(): Promise<void> }>;
+	startHostileGateway(
+		url: string,
+		plan: (request: { op: string | null; body: string }) => Decision,
+	): Promise<{ url: string; close(): Promise<void> }>;
 	NON_REPLIES: string[];
 };
 
@@ -37,7 +61,10 @@ const OPERATIONS = [...UPLOADS, ...NEW_ORDERS, 'payoutPay', 'statusV4'] as const
 type Operation = (typeof OPERATIONS)[number];
 type NewOrder = (typeof NEW_ORDERS)[number];
 /** Cycled by case index: every operation under a hostile network with re-runs, and an execution retry of each new-order operation. */
-const SCENARIOS = [...OPERATIONS.map((op) => ({ family: 'hostile' as const, op })), ...NEW_ORDERS.map((op) => ({ family: 'retry' as const, op }))];
+const SCENARIOS = [
+	...OPERATIONS.map((op) => ({ family: 'hostile' as const, op })),
+	...NEW_ORDERS.map((op) => ({ family: 'retry' as const, op })),
+];
 
 /** The ledger kind a movement of each operation writes (an upload completes a sale: the sale's entry). */
 const KIND: Record<Operation, string> = {
@@ -64,7 +91,14 @@ const COMMAND: Record<Operation, string> = {
 	statusV4: 'v4/status',
 };
 /** Output keys that claim an amount moved. */
-const AMOUNT_KEYS = ['amountCharged', 'amountPaidOut', 'amountTransferred', 'amountHeld', 'amountCaptured', 'amountReturned'];
+const AMOUNT_KEYS = [
+	'amountCharged',
+	'amountPaidOut',
+	'amountTransferred',
+	'amountHeld',
+	'amountCaptured',
+	'amountReturned',
+];
 const NOTHING_MOVED = new Set<string>(['notSent', 'noMoneyMoved']);
 const SAYS_NOTHING_MOVED = /moves no money|no money moved|nothing was (?:sent|charged)/;
 /** Hostile answers: campaign 6's non-replies, a dropped request, a gateway that accepts without booking, a status without its transaction type. */
@@ -134,12 +168,25 @@ function hostilePlan(rng: Random, network: Network | number, seen: Seen[], answe
 		} else if (rng.chance(rate)) {
 			const status = request.op === 'status';
 			// A gateway that accepts without booking answers requests, never status queries; a stripped transaction type is a status reply's.
-			const answer = rng.pick(ANSWERS.filter((name) => (status ? name !== 'acceptedUnbooked' : name !== 'untypedStatus')));
-			decision = answer === 'drop' ? { forward: false, answer: 'pass' } : answer === 'untypedStatus' ? { forward: true, answer } : { forward: answer === 'acceptedUnbooked' ? rng.chance(0.5) : rng.chance(0.6), answer };
+			const answer = rng.pick(
+				ANSWERS.filter((name) => (status ? name !== 'acceptedUnbooked' : name !== 'untypedStatus')),
+			);
+			decision =
+				answer === 'drop'
+					? { forward: false, answer: 'pass' }
+					: answer === 'untypedStatus'
+						? { forward: true, answer }
+						: { forward: answer === 'acceptedUnbooked' ? rng.chance(0.5) : rng.chance(0.6), answer };
 			count(answers, answer);
 		}
 		const lost = decision.answer === 'pass' ? !decision.forward : NON_REPLIES.includes(decision.answer);
-		seen.push({ op: request.op, cid, amount: fields.get('amount') ?? '', answer: decision.forward ? decision.answer : `${decision.answer} (dropped)`, lost });
+		seen.push({
+			op: request.op,
+			cid,
+			amount: fields.get('amount') ?? '',
+			answer: decision.forward ? decision.answer : `${decision.answer} (dropped)`,
+			lost,
+		});
 		return decision;
 	};
 }
@@ -158,7 +205,14 @@ const contextOf = (error: unknown) => ((error as { context?: IDataObject } | und
 function fromOutput(item: number, json: IDataObject, error?: unknown): Said {
 	if (json.error !== undefined) {
 		// Continue On Fail: the item's own error travels with it.
-		return { item, source: 'error', effect: contextOf(error).moneyEffect as string | undefined, claims: [], alreadyExisted: false, text: `${String(json.error)} ${String(json.description ?? '')}` };
+		return {
+			item,
+			source: 'error',
+			effect: contextOf(error).moneyEffect as string | undefined,
+			claims: [],
+			alreadyExisted: false,
+			text: `${String(json.error)} ${String(json.description ?? '')}`,
+		};
 	}
 	return {
 		item,
@@ -172,12 +226,26 @@ function fromOutput(item: number, json: IDataObject, error?: unknown): Said {
 	};
 }
 
-function fromError(item: number, error: { message?: string; description?: string | null; context?: IDataObject }): Said {
-	return { item, source: 'error', effect: error.context?.moneyEffect as string | undefined, claims: [], alreadyExisted: false, text: `${error.message ?? ''} ${error.description ?? ''}` };
+function fromError(
+	item: number,
+	error: { message?: string; description?: string | null; context?: IDataObject },
+): Said {
+	return {
+		item,
+		source: 'error',
+		effect: error.context?.moneyEffect as string | undefined,
+		claims: [],
+		alreadyExisted: false,
+		text: `${error.message ?? ''} ${error.description ?? ''}`,
+	};
 }
 
 /** Every item of a single-node run: its outputs, or the stopped run's error and the items it lists. */
-function saidOf(items: Array<{ json: IDataObject; error?: unknown }>, error: { message?: string; description?: string | null; context?: IDataObject } | undefined, count: number): Said[] {
+function saidOf(
+	items: Array<{ json: IDataObject; error?: unknown }>,
+	error: { message?: string; description?: string | null; context?: IDataObject } | undefined,
+	count: number,
+): Said[] {
 	if (!error) return items.map((item, index) => fromOutput(index, item.json, item.error));
 	const worst = Number(error.context?.itemIndex ?? 0);
 	const said: Said[] = [fromError(worst, error)];
@@ -185,12 +253,36 @@ function saidOf(items: Array<{ json: IDataObject; error?: unknown }>, error: { m
 		const output = LISTED_OUTPUT.exec(line);
 		const failure = LISTED_FAILURE.exec(line);
 		if (output) {
-			said.push({ item: Number(output[1]) - 1, source: 'listed', cid: output[2], effect: EFFECT_OF_WORDS.get(output[4]), claims: [], alreadyExisted: /already existed at the gateway/.test(output[3]), text: output[3] });
+			said.push({
+				item: Number(output[1]) - 1,
+				source: 'listed',
+				cid: output[2],
+				effect: EFFECT_OF_WORDS.get(output[4]),
+				claims: [],
+				alreadyExisted: /already existed at the gateway/.test(output[3]),
+				text: output[3],
+			});
 		} else if (failure) {
-			said.push({ item: Number(failure[1]) - 1, source: 'listed', effect: EFFECT_OF_WORDS.get(failure[2]), claims: [], alreadyExisted: false, text: failure[3] });
+			said.push({
+				item: Number(failure[1]) - 1,
+				source: 'listed',
+				effect: EFFECT_OF_WORDS.get(failure[2]),
+				claims: [],
+				alreadyExisted: false,
+				text: failure[3],
+			});
 		}
 		const notStarted = /^• (\d+) item\(s\) were not started: nothing was sent for them$/.exec(line);
-		if (notStarted) for (let index = count - Number(notStarted[1]); index < count; index++) said.push({ item: index, source: 'notStarted', effect: 'notSent', claims: [], alreadyExisted: false, text: line });
+		if (notStarted)
+			for (let index = count - Number(notStarted[1]); index < count; index++)
+				said.push({
+					item: index,
+					source: 'notStarted',
+					effect: 'notSent',
+					claims: [],
+					alreadyExisted: false,
+					text: line,
+				});
 	}
 	return said;
 }
@@ -200,7 +292,15 @@ const describe = (said: Said) =>
 
 // ---------------------------------------------------------------------------------------------
 
-export async function moneyTruthCampaign({ seed, runs, lanes = 8 }: { seed: number; runs: number; lanes?: number }): Promise<CampaignResult> {
+export async function moneyTruthCampaign({
+	seed,
+	runs,
+	lanes = 8,
+}: {
+	seed: number;
+	runs: number;
+	lanes?: number;
+}): Promise<CampaignResult> {
 	const started = Date.now();
 	const names = {
 		once: 'money moved at most once per order ID (re-runs and retries)',
@@ -226,8 +326,15 @@ export async function moneyTruthCampaign({ seed, runs, lanes = 8 }: { seed: numb
 
 	const ledger = async (sb: Sandbox) => (await sb.admin<{ entries: LedgerRow[] }>('GET', 'ledger')).entries;
 	const lastSeq = (rows: LedgerRow[]) => rows.reduce((max, row) => Math.max(max, row.seq), 0);
-	const hasOrder = async (sb: Sandbox, cid: string) => !!cid && (await sb.admin<{ orders: unknown[] }>('GET', `orders?client_orderid=${encodeURIComponent(cid)}`)).orders.length > 0;
-	const outcomeOf = (said: Said) => count(outcomes, `${said.source === 'output' ? (said.alreadyExisted ? 'alreadyExisted' : 'output') : said.source} ${said.effect ?? 'none'}`);
+	const hasOrder = async (sb: Sandbox, cid: string) =>
+		!!cid &&
+		(await sb.admin<{ orders: unknown[] }>('GET', `orders?client_orderid=${encodeURIComponent(cid)}`)).orders.length >
+			0;
+	const outcomeOf = (said: Said) =>
+		count(
+			outcomes,
+			`${said.source === 'output' ? (said.alreadyExisted ? 'alreadyExisted' : 'output') : said.source} ${said.effect ?? 'none'}`,
+		);
 
 	/**
 	 * The claims of one item against what the ledger wrote for it during the run (`during`) and
@@ -242,20 +349,49 @@ export async function moneyTruthCampaign({ seed, runs, lanes = 8 }: { seed: numb
 			if (said.source === 'output' && said.json) {
 				const status = String(said.json.status ?? '');
 				const held = all.filter((row) => row.kind === kind || row.kind === 'payout');
-				if (status === 'approved') check.check(names.claim, held.some((row) => same(row.amount, String(said.json!.amount))), () => `${label}: status approved ${String(said.json!.amount)}, ledger ${JSON.stringify(held)}`);
-				else if (['declined', 'error', 'filtered'].includes(status)) check.check(names.claim, held.length === 0, () => `${label}: status ${status}, ledger ${JSON.stringify(held)}`);
+				if (status === 'approved')
+					check.check(
+						names.claim,
+						held.some((row) => same(row.amount, String(said.json!.amount))),
+						() => `${label}: status approved ${String(said.json!.amount)}, ledger ${JSON.stringify(held)}`,
+					);
+				else if (['declined', 'error', 'filtered'].includes(status))
+					check.check(
+						names.claim,
+						held.length === 0,
+						() => `${label}: status ${status}, ledger ${JSON.stringify(held)}`,
+					);
 			} else {
 				check.check(names.stated, NOTHING_MOVED.has(String(said.effect)), () => `${label}: ${describe(said)}`);
-				check.check(names.nothing, during.length === 0, () => `${label}: ${describe(said)}; ledger during the run ${JSON.stringify(during)}`);
+				check.check(
+					names.nothing,
+					during.length === 0,
+					() => `${label}: ${describe(said)}; ledger during the run ${JSON.stringify(during)}`,
+				);
 			}
 			return;
 		}
-		check.check(names.stated, (MONEY_EFFECTS as readonly string[]).includes(String(said.effect)), () => `${label}: ${describe(said)}`);
+		check.check(
+			names.stated,
+			(MONEY_EFFECTS as readonly string[]).includes(String(said.effect)),
+			() => `${label}: ${describe(said)}`,
+		);
 		if (said.claims.length || said.effect === 'moved') {
-			const held = said.claims.length ? said.claims.every((claim) => mine.some((row) => same(row.amount, claim.amount))) : mine.length > 0;
-			check.check(names.claim, held, () => `${label}: ${describe(said)}; ledger during the run ${JSON.stringify(mine)}`);
+			const held = said.claims.length
+				? said.claims.every((claim) => mine.some((row) => same(row.amount, claim.amount)))
+				: mine.length > 0;
+			check.check(
+				names.claim,
+				held,
+				() => `${label}: ${describe(said)}; ledger during the run ${JSON.stringify(mine)}`,
+			);
 		}
-		if (NOTHING_MOVED.has(String(said.effect))) check.check(names.nothing, mine.length === 0, () => `${label}: ${describe(said)}; ledger during the run ${JSON.stringify(mine)}`);
+		if (NOTHING_MOVED.has(String(said.effect)))
+			check.check(
+				names.nothing,
+				mine.length === 0,
+				() => `${label}: ${describe(said)}; ledger during the run ${JSON.stringify(mine)}`,
+			);
 	};
 
 	try {
@@ -267,49 +403,122 @@ export async function moneyTruthCampaign({ seed, runs, lanes = 8 }: { seed: numb
 			})),
 		);
 		const mint = async (sb: Sandbox, cvv2: string) =>
-			(await sb.admin<{ token: string }>('POST', 'hosted-fields/tokens', { credit_card_number: PAN2, expire_month: '10', expire_year: '2034', cvv2 })).token;
+			(
+				await sb.admin<{ token: string }>('POST', 'hosted-fields/tokens', {
+					credit_card_number: PAN2,
+					expire_month: '10',
+					expire_year: '2034',
+					cvv2,
+				})
+			).token;
 
 		/** A new order's parameters; values may be expressions (retries read them from the items). */
-		const newOrder = (op: NewOrder, lane: number, values: { cid: string; amount: string; token: string; cvv: string }): INodeParameters => {
+		const newOrder = (
+			op: NewOrder,
+			lane: number,
+			values: { cid: string; amount: string; token: string; cvv: string },
+		): INodeParameters => {
 			const base = { merchantOrderId: values.cid, amount: values.amount, currency: 'USD', options: OPTIONS };
 			switch (op) {
 				case 'saleWithToken':
-					return { resource: 'payment', operation: 'saleWithToken', ...base, orderDescription: 'Money truth', hostedFieldsToken: values.token, ...CUSTOMER, redirectUrl: RETURN_URL };
+					return {
+						resource: 'payment',
+						operation: 'saleWithToken',
+						...base,
+						orderDescription: 'Money truth',
+						hostedFieldsToken: values.token,
+						...CUSTOMER,
+						redirectUrl: RETURN_URL,
+					};
 				case 'payoutV4':
 					return { resource: 'payout', operation: 'sendV4', ...base, additionalFields: BANK_DESTINATION };
 				case 'transfer':
-					return { resource: 'transfer', operation: 'send', ...base, additionalFields: { ...CARD, cvv: values.cvv, destinationCardNumber: PAN2, ipAddress: CUSTOMER.ipAddress } };
+					return {
+						resource: 'transfer',
+						operation: 'send',
+						...base,
+						additionalFields: { ...CARD, cvv: values.cvv, destinationCardNumber: PAN2, ipAddress: CUSTOMER.ipAddress },
+					};
 				case 'transferByRef':
-					return { resource: 'transfer', operation: 'sendByReference', ...base, destinationCardReferenceId: refs[lane].destinationRef, additionalFields: { sourceCardReferenceId: refs[lane].cardRef } };
+					return {
+						resource: 'transfer',
+						operation: 'sendByReference',
+						...base,
+						destinationCardReferenceId: refs[lane].destinationRef,
+						additionalFields: { sourceCardReferenceId: refs[lane].cardRef },
+					};
 			}
 		};
 
 		/** The order an operation acts on (made directly, no faults) and its parameters. */
-		const prepare = async (sb: Sandbox, lane: number, rng: Random, op: Operation, cid: string, amount: string): Promise<INodeParameters> => {
+		const prepare = async (
+			sb: Sandbox,
+			lane: number,
+			rng: Random,
+			op: Operation,
+			cid: string,
+			amount: string,
+		): Promise<INodeParameters> => {
 			if ((UPLOADS as readonly string[]).includes(op)) {
 				const sale = await runNode(sb, cardPayment({ merchantOrderId: cid, amount, cvv: '321', options: OPTIONS }));
 				const pending = sale.items[0]?.json;
-				if (pending?.threeDSecureRequired !== true) throw new Error(`${cid}: no pending 3-D Secure sale (${sale.error?.message ?? JSON.stringify(pending)})`);
-				const ids = { resource: 'threeDSecure', operation: op, merchantOrderId: cid, gatewayOrderId: String(pending.orderid), options: OPTIONS };
+				if (pending?.threeDSecureRequired !== true)
+					throw new Error(`${cid}: no pending 3-D Secure sale (${sale.error?.message ?? JSON.stringify(pending)})`);
+				const ids = {
+					resource: 'threeDSecure',
+					operation: op,
+					merchantOrderId: cid,
+					gatewayOrderId: String(pending.orderid),
+					options: OPTIONS,
+				};
 				const fail = rng.chance(0.15);
 				if (op === 'uploadCRes') return { ...ids, cRes: fail ? 'fail' : 'eyJ0cmFuc1N0YXR1cyI6IlkifQ' };
-				if (op === 'uploadPaRes') return { ...ids, paRes: fail ? 'fail' : 'eJzLSM3JyVcozy_KSQEAGgQEXQ', additionalFields: { md: 'md-1' } };
+				if (op === 'uploadPaRes')
+					return { ...ids, paRes: fail ? 'fail' : 'eJzLSM3JyVcozy_KSQEAGgQEXQ', additionalFields: { md: 'md-1' } };
 				return { ...ids, threeDSCompInd: rng.pick(['Y', 'N', 'U']) };
 			}
 			if (op === 'payoutPay') {
-				const checked = await runNode(sb, { resource: 'payout', operation: 'check', merchantOrderId: cid, amount, currency: 'USD', additionalFields: BANK_DESTINATION, options: OPTIONS });
-				return { resource: 'payout', operation: 'pay', merchantOrderId: cid, gatewayOrderId: String(checked.items[0]?.json.orderid ?? ''), options: OPTIONS };
+				const checked = await runNode(sb, {
+					resource: 'payout',
+					operation: 'check',
+					merchantOrderId: cid,
+					amount,
+					currency: 'USD',
+					additionalFields: BANK_DESTINATION,
+					options: OPTIONS,
+				});
+				return {
+					resource: 'payout',
+					operation: 'pay',
+					merchantOrderId: cid,
+					gatewayOrderId: String(checked.items[0]?.json.orderid ?? ''),
+					options: OPTIONS,
+				};
 			}
 			if (op === 'statusV4') {
 				const target = rng.pick(['sale', 'declinedSale', 'payoutV4'] as const);
 				const made =
 					target === 'payoutV4'
 						? await runNode(sb, newOrder('payoutV4', lane, { cid, amount, token: '', cvv: '' }))
-						: await runNode(sb, cardPayment({ merchantOrderId: cid, amount, cvv: target === 'sale' ? '123' : '116', options: OPTIONS }));
-				return { resource: 'transaction', operation: 'getStatusV4', merchantOrderId: cid, gatewayOrderId: String(made.items[0]?.json.orderid ?? ''), options: { timeoutSeconds: 1 } };
+						: await runNode(
+								sb,
+								cardPayment({ merchantOrderId: cid, amount, cvv: target === 'sale' ? '123' : '116', options: OPTIONS }),
+							);
+				return {
+					resource: 'transaction',
+					operation: 'getStatusV4',
+					merchantOrderId: cid,
+					gatewayOrderId: String(made.items[0]?.json.orderid ?? ''),
+					options: { timeoutSeconds: 1 },
+				};
 			}
 			const decline = rng.chance(0.15);
-			return newOrder(op as NewOrder, lane, { cid, amount, token: op === 'saleWithToken' ? await mint(sb, decline ? '116' : '123') : '', cvv: decline ? '116' : '123' });
+			return newOrder(op as NewOrder, lane, {
+				cid,
+				amount,
+				token: op === 'saleWithToken' ? await mint(sb, decline ? '116' : '123') : '',
+				cvv: decline ? '116' : '123',
+			});
 		};
 
 		/** Sandbox faults for one run, on the operation's command or on status queries. */
@@ -317,7 +526,12 @@ export async function moneyTruthCampaign({ seed, runs, lanes = 8 }: { seed: numb
 			if (!rng.chance(0.3)) return [];
 			const kind = rng.pick(SANDBOX_FAULTS);
 			const onStatus = kind !== 'apply-then-drop' && kind !== 'timeout' && rng.chance(0.4);
-			const spec = { kind, op: onStatus ? 'status' : COMMAND[op], count: onStatus ? rng.int(1, 4) : 1, ...(kind === 'timeout' ? { latencyMs: 1200 } : {}) };
+			const spec = {
+				kind,
+				op: onStatus ? 'status' : COMMAND[op],
+				count: onStatus ? rng.int(1, 4) : 1,
+				...(kind === 'timeout' ? { latencyMs: 1200 } : {}),
+			};
 			await sb.fault(spec);
 			count(sandboxFaults, `${kind}@${onStatus ? 'status' : 'operation'}`);
 			return [`${kind}@${spec.op}x${spec.count}`];
@@ -325,7 +539,9 @@ export async function moneyTruthCampaign({ seed, runs, lanes = 8 }: { seed: numb
 
 		/** Faults the run met on the operation's own command (the upload's reply lost at the sandbox). */
 		const usedOnCommand = async (sb: Sandbox, op: Operation) =>
-			(await sb.admin<{ faults: Array<{ op: string; used: number }> }>('GET', 'faults')).faults.some((fault) => fault.op === COMMAND[op] && fault.used > 0);
+			(await sb.admin<{ faults: Array<{ op: string; used: number }> }>('GET', 'faults')).faults.some(
+				(fault) => fault.op === COMMAND[op] && fault.used > 0,
+			);
 
 		// -----------------------------------------------------------------------------------------
 		// A hostile network over one operation, run 1–3 times with the same parameters (the same order ID).
@@ -338,7 +554,10 @@ export async function moneyTruthCampaign({ seed, runs, lanes = 8 }: { seed: numb
 			for (let attempt = 1; attempt <= times; attempt++) {
 				if (attempt > 1) reruns++;
 				// Re-runs cycle through the networks (per scenario round, counted from the last re-run), so that every slice re-runs each operation under each.
-				const network = attempt === 1 ? rng.pick<Network>(['hostile', 'hostile', 'hostile', 'acknowledging', 'clean']) : RERUN_NETWORKS[(Math.floor(index / SCENARIOS.length) + times - attempt) % RERUN_NETWORKS.length];
+				const network =
+					attempt === 1
+						? rng.pick<Network>(['hostile', 'hostile', 'hostile', 'acknowledging', 'clean'])
+						: RERUN_NETWORKS[(Math.floor(index / SCENARIOS.length) + times - attempt) % RERUN_NETWORKS.length];
 				count(networks, `${attempt === 1 ? 'first run' : 're-run'} ${network}`);
 				const continueOnFail = rng.chance(0.3);
 				const existed = await hasOrder(sb, cid);
@@ -368,7 +587,11 @@ export async function moneyTruthCampaign({ seed, runs, lanes = 8 }: { seed: numb
 						lostUploads++;
 						for (const item of said) {
 							const quiet = !NOTHING_MOVED.has(String(item.effect)) && !SAYS_NOTHING_MOVED.test(item.text);
-							check.check(names.upload, quiet, () => `${label}: ${describe(item)}; ledger during the run ${JSON.stringify(during)}`);
+							check.check(
+								names.upload,
+								quiet,
+								() => `${label}: ${describe(item)}; ledger during the run ${JSON.stringify(during)}`,
+							);
 						}
 					}
 				}
@@ -376,10 +599,21 @@ export async function moneyTruthCampaign({ seed, runs, lanes = 8 }: { seed: numb
 					const sent = seen.filter((request) => request.op !== 'status' && request.cid === cid);
 					for (const item of said) {
 						if (existed) {
-							const says = (item.alreadyExisted && item.effect === 'noMoneyMoved' && !item.claims.length) || (item.source === 'error' && item.effect === 'notSent');
-							check.check(names.rerun, says && sent.length === 0, () => `${label}: the gateway had "${cid}"; ${sent.length} request(s) sent; ${describe(item)}`);
+							const says =
+								(item.alreadyExisted && item.effect === 'noMoneyMoved' && !item.claims.length) ||
+								(item.source === 'error' && item.effect === 'notSent');
+							check.check(
+								names.rerun,
+								says && sent.length === 0,
+								() => `${label}: the gateway had "${cid}"; ${sent.length} request(s) sent; ${describe(item)}`,
+							);
 						} else if (item.alreadyExisted) {
-							check.check(names.rerun, false, () => `${label}: says alreadyExisted, but the gateway had no order "${cid}" before the run; ${describe(item)}`);
+							check.check(
+								names.rerun,
+								false,
+								() =>
+									`${label}: says alreadyExisted, but the gateway had no order "${cid}" before the run; ${describe(item)}`,
+							);
 						}
 					}
 				}
@@ -408,15 +642,29 @@ export async function moneyTruthCampaign({ seed, runs, lanes = 8 }: { seed: numb
 					};
 				}),
 			);
-			const values = { cid: '', amount: "={{ $json.bad ? $json.amount + 'x' : $json.amount }}", token: '={{ $json.token }}', cvv: "={{ $json.decline ? '116' : '123' }}" };
+			const values = {
+				cid: '',
+				amount: "={{ $json.bad ? $json.amount + 'x' : $json.amount }}",
+				token: '={{ $json.token }}',
+				cvv: "={{ $json.decline ? '116' : '123' }}",
+			};
 			const original = cardGatewayWorkflow(withConcurrency(newOrder(op, lane, values)));
-			const fixed = cardGatewayWorkflow(withConcurrency(newOrder(op, lane, { ...values, amount: '={{ $json.amount }}' })));
+			const fixed = cardGatewayWorkflow(
+				withConcurrency(newOrder(op, lane, { ...values, amount: '={{ $json.amount }}' })),
+			);
 			const planRng = new Random(seed * 7_368_787 + index);
 			const seen: Seen[][] = [];
 			const start = lastSeq(await ledger(sb));
-			const label = (attempt: string) => `#${index} retry ${op} ×${size} c=${concurrency} bad=${bad >= 0 ? bad + 1 : '-'} ${attempt}`;
+			const label = (attempt: string) =>
+				`#${index} retry ${op} ×${size} c=${concurrency} bad=${bad >= 0 ? bad + 1 : '-'} ${attempt}`;
 			/** One execution through the hostile network; its items judged against the ledger. */
-			const attempt = async (name: string, mode: WorkflowExecuteMode, workflow: Workflow, data: IRunExecutionData, rate: number) => {
+			const attempt = async (
+				name: string,
+				mode: WorkflowExecuteMode,
+				workflow: Workflow,
+				data: IRunExecutionData,
+				rate: number,
+			) => {
 				const before = lastSeq(await ledger(sb));
 				const log: Seen[] = [];
 				const proxy = await startHostileGateway(sb.url, hostilePlan(planRng, rate, log, answers));
@@ -432,35 +680,83 @@ export async function moneyTruthCampaign({ seed, runs, lanes = 8 }: { seed: numb
 				const during = (await ledger(sb)).filter((row) => row.seq > before);
 				const nodeRun = run.data.resultData.runData[NODE_NAME]?.[0];
 				const out = (nodeRun?.data?.main?.[0] ?? []) as Array<{ json: IDataObject; error?: unknown }>;
-				const error = run.data.resultData.error as unknown as { message?: string; description?: string | null; context?: IDataObject } | undefined;
+				const error = run.data.resultData.error as unknown as
+					{ message?: string; description?: string | null; context?: IDataObject } | undefined;
 				const said = saidOf(out, error, size);
-				const tag = `${label(name)} [${log.filter((s) => s.answer !== 'pass').map((s) => `${s.answer}@${s.op}`).join(', ') || 'no fault'}]`;
-				check.check(names.stated, new Set(said.map((item) => item.item)).size === size, () => `${tag}: items accounted for ${JSON.stringify(said.map((item) => item.item + 1))} of ${size}: ${error?.description ?? ''}`);
-				for (const item of said) judge(tag, op, item, during.filter((row) => same(row.amount, items[item.item].amount)), []);
+				const tag = `${label(name)} [${
+					log
+						.filter((s) => s.answer !== 'pass')
+						.map((s) => `${s.answer}@${s.op}`)
+						.join(', ') || 'no fault'
+				}]`;
+				check.check(
+					names.stated,
+					new Set(said.map((item) => item.item)).size === size,
+					() =>
+						`${tag}: items accounted for ${JSON.stringify(said.map((item) => item.item + 1))} of ${size}: ${error?.description ?? ''}`,
+				);
+				for (const item of said)
+					judge(
+						tag,
+						op,
+						item,
+						during.filter((row) => same(row.amount, items[item.item].amount)),
+						[],
+					);
 				return { run, said, log, tag, failed: run.status === 'error' || !!error };
 			};
 
-			const first = await attempt('first attempt', 'webhook', original, freshExecutionData(original, (items as unknown as IDataObject[]).map((json) => ({ json }))), rng.pick([0, 0.3, 0.5]));
+			const first = await attempt(
+				'first attempt',
+				'webhook',
+				original,
+				freshExecutionData(
+					original,
+					(items as unknown as IDataObject[]).map((json) => ({ json })),
+				),
+				rng.pick([0, 0.3, 0.5]),
+			);
 			let failed = first.failed ? first.run : undefined;
 			const retryCount = first.failed ? (rng.chance(0.6) ? 1 : 2) : 0;
 			for (let n = 1; n <= retryCount && failed; n++) {
 				count(retries, n === 1 ? 'retries' : 'second retries');
 				const current = rng.chance(0.5);
 				// The items' order IDs, as sent so far (by their amounts), and whether the gateway has them now.
-				const known = items.map((item) => seen.flat().find((request) => request.op !== 'status' && request.amount === item.amount)?.cid ?? '');
+				const known = items.map(
+					(item) => seen.flat().find((request) => request.op !== 'status' && request.amount === item.amount)?.cid ?? '',
+				);
 				const existed = await Promise.all(known.map((cid) => hasOrder(sb, cid)));
-				const retried = await attempt(`retry ${n}${current ? ' (current workflow)' : ''}`, 'retry', current ? fixed : original, retryExecutionData(failed, current ? fixed : undefined), rng.chance(0.5) ? 0 : 0.2);
+				const retried = await attempt(
+					`retry ${n}${current ? ' (current workflow)' : ''}`,
+					'retry',
+					current ? fixed : original,
+					retryExecutionData(failed, current ? fixed : undefined),
+					rng.chance(0.5) ? 0 : 0.2,
+				);
 				for (const item of retried.said) {
-					const sent = retried.log.filter((request) => request.op !== 'status' && request.amount === items[item.item].amount);
+					const sent = retried.log.filter(
+						(request) => request.op !== 'status' && request.amount === items[item.item].amount,
+					);
 					if (existed[item.item]) {
 						count(retries, 'items found at the gateway');
 						const says =
 							(item.alreadyExisted && item.effect === 'noMoneyMoved' && !item.claims.length) ||
 							((item.source === 'error' || item.source === 'notStarted') && item.effect === 'notSent') ||
-							(item.source === 'listed' && (item.effect === 'notSent' || (item.effect === 'noMoneyMoved' && item.alreadyExisted)));
-						check.check(names.rerun, says && sent.length === 0, () => `${retried.tag}: the gateway had "${known[item.item]}"; ${sent.length} request(s) sent; ${describe(item)}`);
+							(item.source === 'listed' &&
+								(item.effect === 'notSent' || (item.effect === 'noMoneyMoved' && item.alreadyExisted)));
+						check.check(
+							names.rerun,
+							says && sent.length === 0,
+							() =>
+								`${retried.tag}: the gateway had "${known[item.item]}"; ${sent.length} request(s) sent; ${describe(item)}`,
+						);
 					} else if (item.alreadyExisted) {
-						check.check(names.rerun, false, () => `${retried.tag}: says alreadyExisted, but the gateway had no order "${known[item.item] || '(never sent)'}" before the retry; ${describe(item)}`);
+						check.check(
+							names.rerun,
+							false,
+							() =>
+								`${retried.tag}: says alreadyExisted, but the gateway had no order "${known[item.item] || '(never sent)'}" before the retry; ${describe(item)}`,
+						);
 					}
 				}
 				// Retry the retry when it failed too, or the same failed execution again (n8n allows both).
@@ -470,10 +766,24 @@ export async function moneyTruthCampaign({ seed, runs, lanes = 8 }: { seed: numb
 			// Across the first attempt and every retry: one order ID per item, and money moved at most once.
 			const moved = (await ledger(sb)).filter((row) => row.seq > start && row.kind === KIND[op]);
 			items.forEach((item, n) => {
-				const ids = new Set(seen.flat().filter((request) => request.op !== 'status' && request.amount === item.amount).map((request) => request.cid));
-				if (retryCount > 0) check.check(names.retryIds, ids.size <= 1, () => `${label('')}: item ${n + 1} (${item.amount}) sent under ${JSON.stringify([...ids])}`);
+				const ids = new Set(
+					seen
+						.flat()
+						.filter((request) => request.op !== 'status' && request.amount === item.amount)
+						.map((request) => request.cid),
+				);
+				if (retryCount > 0)
+					check.check(
+						names.retryIds,
+						ids.size <= 1,
+						() => `${label('')}: item ${n + 1} (${item.amount}) sent under ${JSON.stringify([...ids])}`,
+					);
 				const rows = moved.filter((row) => same(row.amount, item.amount));
-				check.check(names.once, rows.length <= 1, () => `${label('')}: item ${n + 1} (${item.amount}) ledger ${JSON.stringify(rows)}`);
+				check.check(
+					names.once,
+					rows.length <= 1,
+					() => `${label('')}: item ${n + 1} (${item.amount}) ledger ${JSON.stringify(rows)}`,
+				);
 			});
 		};
 
@@ -514,5 +824,8 @@ export async function moneyTruthCampaign({ seed, runs, lanes = 8 }: { seed: numb
 
 /** The batch's concurrency comes from the items (the same for all of them). */
 function withConcurrency(parameters: INodeParameters): INodeParameters {
-	return { ...parameters, options: { ...(parameters.options as IDataObject), concurrency: '={{ $json.concurrency }}' } };
+	return {
+		...parameters,
+		options: { ...(parameters.options as IDataObject), concurrency: '={{ $json.concurrency }}' },
+	};
 }

@@ -6,11 +6,19 @@ export const WORKFLOWS = {
 	/** Forged callbacks, default settings (Confirm With Status Query: Off). */
 	forgedOff: { id: 'relForgedOff00001', webhookId: '7e1ab111-0007-4000-8000-000000000001', parameters: {} },
 	/** Forged callbacks, Confirm With Status Query: Emit Only When Confirmed. */
-	forgedConfirm: { id: 'relForgedConf0001', webhookId: '7e1ab111-0007-4000-8000-000000000002', parameters: { confirm: 'emitOnlyWhenConfirmed' } },
+	forgedConfirm: {
+		id: 'relForgedConf0001',
+		webhookId: '7e1ab111-0007-4000-8000-000000000002',
+		parameters: { confirm: 'emitOnlyWhenConfirmed' },
+	},
 	/** Callback load, default settings. */
 	load: { id: 'relLoad0000000001', webhookId: '7e1ab111-0007-4000-8000-000000000003', parameters: {} },
 	/** Forged callbacks built from genuine ones: Emit With Confirmed Flag. */
-	confirmFlag: { id: 'relConfirmFlag001', webhookId: '7e1ab111-0007-4000-8000-000000000004', parameters: { confirm: 'emitWithConfirmedFlag' } },
+	confirmFlag: {
+		id: 'relConfirmFlag001',
+		webhookId: '7e1ab111-0007-4000-8000-000000000004',
+		parameters: { confirm: 'emitWithConfirmedFlag' },
+	},
 	/** The same behind filters: approved sales only, Emit Only When Confirmed. */
 	confirmFiltered: {
 		id: 'relConfirmFilt001',
@@ -56,7 +64,11 @@ export interface ReliabilityN8n {
 
 export async function startReliabilityN8n(port: number): Promise<ReliabilityN8n> {
 	const keys = Object.keys(WORKFLOWS) as WorkflowKey[];
-	const env = await startE2eEnvironment({ port, workflows: keys.map(triggerWorkflow), publish: keys.map((key) => WORKFLOWS[key].id) });
+	const env = await startE2eEnvironment({
+		port,
+		workflows: keys.map(triggerWorkflow),
+		publish: keys.map((key) => WORKFLOWS[key].id),
+	});
 	const n8n = env.n8n;
 	return {
 		env,
@@ -67,7 +79,9 @@ export async function startReliabilityN8n(port: number): Promise<ReliabilityN8n>
 			let unfinished = 0;
 			let cursor: string | undefined;
 			do {
-				const page = (await n8n.api(`/executions?workflowId=${WORKFLOWS[key].id}&limit=250${cursor ? `&cursor=${cursor}` : ''}`)) as {
+				const page = (await n8n.api(
+					`/executions?workflowId=${WORKFLOWS[key].id}&limit=250${cursor ? `&cursor=${cursor}` : ''}`,
+				)) as {
 					data: Array<{ status: string; finished?: boolean }>;
 					nextCursor?: string;
 				};

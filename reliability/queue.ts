@@ -51,7 +51,9 @@ class Merchant {
 			req.on('data', (chunk) => chunks.push(chunk));
 			req.on('end', () => {
 				if (req.method === 'GET' && req.url?.startsWith('/payments/awaiting-outcome')) {
-					const due = [...this.orders.values()].filter((o) => o.firstSentAt !== undefined && Date.now() - o.firstSentAt > AWAITING_AFTER_MS && !this.applied(o));
+					const due = [...this.orders.values()].filter(
+						(o) => o.firstSentAt !== undefined && Date.now() - o.firstSentAt > AWAITING_AFTER_MS && !this.applied(o),
+					);
 					res.setHeader('content-type', 'application/json');
 					res.end(JSON.stringify(due.map((o) => ({ client_orderid: o.clientOrderId }))));
 					return;
@@ -125,9 +127,16 @@ async function createOrders(sandboxUrl: string, count: number, seed: number): Pr
 		const amount = `${(index % 97) + 1}.${String(index % 100).padStart(2, '0')}`;
 		const sale = await client.sale({ amount, cvv2: declined ? '116' : '123', client_orderid: `rel6-${seed}-${index}` });
 		let reply = (await client.status(sale.orderid, sale.params.client_orderid)).data;
-		for (let poll = 0; reply.status === 'processing' && poll < 20; poll++) reply = (await client.status(sale.orderid, sale.params.client_orderid)).data;
-		if (reply.status !== (declined ? 'declined' : 'approved')) throw new Error(`sandbox order ${sale.orderid}: ${reply.status}`);
-		return { orderid: String(sale.orderid), clientOrderId: String(sale.params.client_orderid), status: reply.status, amount };
+		for (let poll = 0; reply.status === 'processing' && poll < 20; poll++)
+			reply = (await client.status(sale.orderid, sale.params.client_orderid)).data;
+		if (reply.status !== (declined ? 'declined' : 'approved'))
+			throw new Error(`sandbox order ${sale.orderid}: ${reply.status}`);
+		return {
+			orderid: String(sale.orderid),
+			clientOrderId: String(sale.params.client_orderid),
+			status: reply.status,
+			amount,
+		};
 	});
 }
 
@@ -168,14 +177,26 @@ async function executionStatuses(env: E2eEnvironment, workflowId: string): Promi
 	const counts: Record<string, number> = {};
 	let cursor: string | undefined;
 	do {
-		const page = (await env.n8n.api(`/executions?workflowId=${workflowId}&limit=250${cursor ? `&cursor=${cursor}` : ''}`)) as { data: Array<{ status: string }>; nextCursor?: string };
+		const page = (await env.n8n.api(
+			`/executions?workflowId=${workflowId}&limit=250${cursor ? `&cursor=${cursor}` : ''}`,
+		)) as { data: Array<{ status: string }>; nextCursor?: string };
 		for (const execution of page.data) counts[execution.status] = (counts[execution.status] ?? 0) + 1;
 		cursor = page.nextCursor ?? undefined;
 	} while (cursor);
 	return counts;
 }
 
-export async function queueCampaign({ seed, runs, concurrency, port }: { seed: number; runs: number; concurrency: number; port: number }): Promise<CampaignResult> {
+export async function queueCampaign({
+	seed,
+	runs,
+	concurrency,
+	port,
+}: {
+	seed: number;
+	runs: number;
+	concurrency: number;
+	port: number;
+}): Promise<CampaignResult> {
 	const startedAll = Date.now();
 	const tally = new Tally([
 		'acknowledged 200 in the end (every other answer resent)',
@@ -185,9 +206,17 @@ export async function queueCampaign({ seed, runs, concurrency, port }: { seed: n
 		'every n8n process up at the end',
 	]);
 	const merchant = await new Merchant().start();
-	const example = JSON.parse(readFileSync(EXAMPLE, 'utf8')) as { id: string; nodes: Array<{ name: string; webhookId?: string }> };
+	const example = JSON.parse(readFileSync(EXAMPLE, 'utf8')) as {
+		id: string;
+		nodes: Array<{ name: string; webhookId?: string }>;
+	};
 	const webhookId = example.nodes.find((node) => node.name === 'Card Gateway Trigger')!.webhookId!;
-	const env = await startE2eEnvironment({ port, workflows: [campaignWorkflow(merchant.url)], publish: [example.id], queue: { workers: 2 } });
+	const env = await startE2eEnvironment({
+		port,
+		workflows: [campaignWorkflow(merchant.url)],
+		publish: [example.id],
+		queue: { workers: 2 },
+	});
 	const answers = new Map<string, number>();
 	const faultLog: string[] = [];
 	const latencies: number[] = [];
@@ -211,7 +240,9 @@ export async function queueCampaign({ seed, runs, concurrency, port }: { seed: n
 				chaos = chaos.then(async () => {
 					const t0 = Date.now();
 					await fault.run(env);
-					faultLog.push(`${fault.name}: at callback ${firstAttempts} of ${runs}, ${((t0 - startedAll) / 1000).toFixed(0)} s into the campaign, took ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+					faultLog.push(
+						`${fault.name}: at callback ${firstAttempts} of ${runs}, ${((t0 - startedAll) / 1000).toFixed(0)} s into the campaign, took ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+					);
 				});
 			}
 			const order = orders[index];
@@ -221,7 +252,12 @@ export async function queueCampaign({ seed, runs, concurrency, port }: { seed: n
 				let status = 0;
 				let body = '';
 				try {
-					const response = await dispatcher.request({ method: 'GET', path: callbackPath(webhookId, order), headersTimeout: 60_000, bodyTimeout: 60_000 });
+					const response = await dispatcher.request({
+						method: 'GET',
+						path: callbackPath(webhookId, order),
+						headersTimeout: 60_000,
+						bodyTimeout: 60_000,
+					});
 					status = response.statusCode;
 					body = await response.body.text();
 				} catch (error) {
@@ -230,10 +266,18 @@ export async function queueCampaign({ seed, runs, concurrency, port }: { seed: n
 				latencies.push(performance.now() - t0);
 				const label = status === 0 ? 'no answer' : String(status);
 				answers.set(label, (answers.get(label) ?? 0) + 1);
-				tally.check('a 200 is always the trigger\'s "OK"', status !== 200 || body === 'OK', () => `${order.clientOrderId}: 200 ${body.slice(0, 60)}`);
+				tally.check(
+					'a 200 is always the trigger\'s "OK"',
+					status !== 200 || body === 'OK',
+					() => `${order.clientOrderId}: 200 ${body.slice(0, 60)}`,
+				);
 				if (status === 200) break;
 				if (attempt >= RESEND_DELAYS_MS.length) {
-					tally.check('acknowledged 200 in the end (every other answer resent)', false, () => `${order.clientOrderId}: last answer ${label} ${body.slice(0, 80)}`);
+					tally.check(
+						'acknowledged 200 in the end (every other answer resent)',
+						false,
+						() => `${order.clientOrderId}: last answer ${label} ${body.slice(0, 80)}`,
+					);
 					return;
 				}
 				resends++;
@@ -260,16 +304,30 @@ export async function queueCampaign({ seed, runs, concurrency, port }: { seed: n
 		await sleep(2 * RECONCILE_EVERY_S * 1000);
 		for (const order of orders) {
 			const arrivals = merchant.arrivals.get(merchant.key(order)) ?? [];
-			tally.check('no acknowledged callback lost (outcome recorded, after reconciliation)', arrivals.length >= 1, () => `${order.clientOrderId}: no outcome recorded`);
+			tally.check(
+				'no acknowledged callback lost (outcome recorded, after reconciliation)',
+				arrivals.length >= 1,
+				() => `${order.clientOrderId}: no outcome recorded`,
+			);
 			const keys = merchant.keysOf(order);
-			tally.check("one outcome per order, the gateway's (the same key from the callback and the reconciliation)", keys.length <= 1 && (keys.length === 0 || keys[0] === merchant.key(order)), () => `${order.clientOrderId}: expected ${merchant.key(order)}, recorded ${keys.join(', ')}`);
+			tally.check(
+				"one outcome per order, the gateway's (the same key from the callback and the reconciliation)",
+				keys.length <= 1 && (keys.length === 0 || keys[0] === merchant.key(order)),
+				() => `${order.clientOrderId}: expected ${merchant.key(order)}, recorded ${keys.join(', ')}`,
+			);
 		}
 		const processes = [env.topology!.main, env.topology!.webhookProcess, ...env.topology!.workers];
-		for (const process of processes) tally.check('every n8n process up at the end', process.running(), () => `${process.name} exited; see ${process.logFile}`);
+		for (const process of processes)
+			tally.check(
+				'every n8n process up at the end',
+				process.running(),
+				() => `${process.name} exited; see ${process.logFile}`,
+			);
 
 		const statuses = await executionStatuses(env, example.id);
 		const bySource = new Map<string, number>();
-		for (const list of merchant.arrivals.values()) for (const { source } of list) bySource.set(source, (bySource.get(source) ?? 0) + 1);
+		for (const list of merchant.arrivals.values())
+			for (const { source } of list) bySource.set(source, (bySource.get(source) ?? 0) + 1);
 		return {
 			id: 'queue',
 			title: 'Queue mode under faults',
@@ -279,13 +337,18 @@ export async function queueCampaign({ seed, runs, concurrency, port }: { seed: n
 			invariants: tally.list(),
 			figures: {
 				faults: faultLog.join('; '),
-				'answers (HTTP status → count, resends included)': [...answers].map(([status, count]) => `${status}: ${count}`).join(', '),
+				'answers (HTTP status → count, resends included)': [...answers]
+					.map(([status, count]) => `${status}: ${count}`)
+					.join(', '),
 				'callbacks resent': resends,
 				'load: first attempts and resends done after': `${loadS.toFixed(1)} s`,
 				'answer latency p50 / p95 / p99 / max': latencySummary(latencies, 0),
 				'outcomes recorded, by path': [...bySource].map(([source, count]) => `${source}: ${count}`).join(', '),
-				'repeats that passed Remove Duplicates (refused by the Idempotency-Key)': [...merchant.arrivals.values()].reduce((sum, list) => sum + list.length - 1, 0),
-				'orders whose outcome the reconciliation recorded first (callback acknowledged, its execution lost or not done yet)': orders.filter((o) => merchant.arrivals.get(merchant.key(o))?.[0]?.source === 'reconciliation').length,
+				'repeats that passed Remove Duplicates (refused by the Idempotency-Key)': [
+					...merchant.arrivals.values(),
+				].reduce((sum, list) => sum + list.length - 1, 0),
+				'orders whose outcome the reconciliation recorded first (callback acknowledged, its execution lost or not done yet)':
+					orders.filter((o) => merchant.arrivals.get(merchant.key(o))?.[0]?.source === 'reconciliation').length,
 				'executions of the workflow by status': Object.entries(statuses)
 					.map(([status, count]) => `${status}: ${count}`)
 					.join(', '),

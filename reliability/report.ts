@@ -15,7 +15,10 @@ export interface CampaignRun {
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
-export function renderReport(runs: CampaignRun[], meta: { command: string; totalMs: number; date: string; fixes: string[] }): string {
+export function renderReport(
+	runs: CampaignRun[],
+	meta: { command: string; totalMs: number; date: string; fixes: string[] },
+): string {
 	const lines: string[] = [];
 	const total = runs.reduce((sum, run) => sum + run.result.invariants.reduce((s, i) => s + i.violated, 0), 0);
 	lines.push('# Reliability campaigns', '');
@@ -29,9 +32,15 @@ export function renderReport(runs: CampaignRun[], meta: { command: string; total
 	ordered.forEach((run) => {
 		const passed = run.result.invariants.reduce((s, i) => s + i.passed, 0);
 		const violated = run.result.invariants.reduce((s, i) => s + i.violated, 0);
-		lines.push(`| ${run.number} | ${run.result.title} | ${run.result.cases} | ${run.result.invariants.length} | ${passed} | ${violated} | ${seconds(run.result.wallMs)} |`);
+		lines.push(
+			`| ${run.number} | ${run.result.title} | ${run.result.cases} | ${run.result.invariants.length} | ${passed} | ${violated} | ${seconds(run.result.wallMs)} |`,
+		);
 	});
-	lines.push('', 'A small fixed-seed slice of campaigns 1–8 and 10 runs inside `npm test` (`test/reliability/`: campaigns 1, 3, 6, 8 and 10 in the unit tier, `npm run test:unit`; campaigns 2, 4, 7 and 5 in one real n8n, `n8n.e2e.test.ts`); every slice asserts for every invariant that it ran (passed > 0) as well as held. Campaign 9 (queue mode) needs minutes of load and fault recovery and a topology of its own: `RELIABILITY_CAMPAIGNS=queue npm run reliability` writes it to [reliability-queue.md](reliability-queue.md); `npm test` runs the trigger\'s end-to-end tests in queue mode (`test/e2e/queue.e2e.test.ts`).', '');
+	lines.push(
+		'',
+		"A small fixed-seed slice of campaigns 1–8 and 10 runs inside `npm test` (`test/reliability/`: campaigns 1, 3, 6, 8 and 10 in the unit tier, `npm run test:unit`; campaigns 2, 4, 7 and 5 in one real n8n, `n8n.e2e.test.ts`); every slice asserts for every invariant that it ran (passed > 0) as well as held. Campaign 9 (queue mode) needs minutes of load and fault recovery and a topology of its own: `RELIABILITY_CAMPAIGNS=queue npm run reliability` writes it to [reliability-queue.md](reliability-queue.md); `npm test` runs the trigger's end-to-end tests in queue mode (`test/e2e/queue.e2e.test.ts`).",
+		'',
+	);
 	ordered.forEach((run) => {
 		const { result } = run;
 		lines.push(`## ${run.number}. ${result.title}`, '');
@@ -40,14 +49,17 @@ export function renderReport(runs: CampaignRun[], meta: { command: string; total
 		lines.push(`- **Reproduce:** \`${run.command}\``);
 		lines.push(`- **Wall time:** ${seconds(result.wallMs)}`, '');
 		lines.push('| invariant | passed | violated |', '|---|---|---|');
-		for (const invariant of result.invariants) lines.push(`| ${invariant.name} | ${invariant.passed} | ${invariant.violated} |`);
+		for (const invariant of result.invariants)
+			lines.push(`| ${invariant.name} | ${invariant.passed} | ${invariant.violated} |`);
 		lines.push('');
 		const figures = Object.entries(result.figures);
 		if (figures.length) {
 			for (const [name, value] of figures) lines.push(`- ${name}: ${value}`);
 			lines.push('');
 		}
-		const examples = result.invariants.flatMap((invariant) => invariant.examples.map((example) => `${invariant.name}: ${example}`));
+		const examples = result.invariants.flatMap((invariant) =>
+			invariant.examples.map((example) => `${invariant.name}: ${example}`),
+		);
 		if (examples.length) {
 			lines.push('Violations (first few):', '');
 			for (const example of examples) lines.push(`- \`${example.replace(/`/g, "'")}\``);

@@ -5,8 +5,23 @@
 
 // ISO 4217 currencies without minor units, and those with three decimals.
 const ZERO_DECIMAL = new Set([
-	'BIF', 'CLP', 'DJF', 'GNF', 'ISK', 'JPY', 'KMF', 'KRW', 'PYG', 'RWF', 'UGX', 'UYI', 'VND', 'VUV',
-	'XAF', 'XOF', 'XPF',
+	'BIF',
+	'CLP',
+	'DJF',
+	'GNF',
+	'ISK',
+	'JPY',
+	'KMF',
+	'KRW',
+	'PYG',
+	'RWF',
+	'UGX',
+	'UYI',
+	'VND',
+	'VUV',
+	'XAF',
+	'XOF',
+	'XPF',
 ]);
 const THREE_DECIMAL = new Set(['BHD', 'IQD', 'JOD', 'KWD', 'LYD', 'OMR', 'TND']);
 
@@ -54,7 +69,10 @@ function controlHundredths(amount) {
 	const m = /^(\d{1,15})(?:\.(\d{1,15}))?$/.exec(s);
 	if (!m) return { error: `Invalid amount '${s}': expected a decimal number like 10.50` };
 	const frac = m[2] || '';
-	if (/[1-9]/.test(frac.slice(2))) return { error: `Invalid amount '${s}': the control amount is in hundredths, so at most 2 decimals may be non-zero` };
+	if (/[1-9]/.test(frac.slice(2)))
+		return {
+			error: `Invalid amount '${s}': the control amount is in hundredths, so at most 2 decimals may be non-zero`,
+		};
 	return { hundredths: (m[1] + frac.slice(0, 2).padEnd(2, '0')).replace(/^0+(?=\d)/, '') };
 }
 

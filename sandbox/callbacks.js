@@ -152,9 +152,14 @@ class Callbacks {
 	replay(id) {
 		const orig = this.deliveries.find((d) => d.id === String(id));
 		if (!orig) return null;
-		const d = this.create({ orderid: orig.orderid, clientOrderId: orig.client_orderid, type: orig.type }, orig.url, orig.params, {
-			replayOf: orig.id,
-		});
+		const d = this.create(
+			{ orderid: orig.orderid, clientOrderId: orig.client_orderid, type: orig.type },
+			orig.url,
+			orig.params,
+			{
+				replayOf: orig.id,
+			},
+		);
 		this.start(d);
 		return d;
 	}

@@ -97,10 +97,10 @@ function expiryError(month, year, now = new Date()) {
 // Decline reasons keyed by sandbox CVV; the CVV doubles as the reported error-code.
 /** @type {Record<string, string>} */
 const DECLINES = {
-	'101': 'Expired card',
-	'116': 'Insufficient funds',
-	'119': 'Transaction not permitted to cardholder',
-	'209': 'Pick-up card (stolen card)',
+	101: 'Expired card',
+	116: 'Insufficient funds',
+	119: 'Transaction not permitted to cardholder',
+	209: 'Pick-up card (stolen card)',
 };
 const GENERIC_DECLINE = { code: '100', message: 'Declined by issuer' };
 const TDS_DECLINE = { code: '301', message: '3-D Secure authentication failed' };
@@ -122,5 +122,13 @@ function cvvOutcome(cvv) {
 }
 
 module.exports = {
-	digitsOnly, luhnValid, cardType, maskPan, cardSummary, expiryError, cvvOutcome, TDS_DECLINE, DECLINES,
+	digitsOnly,
+	luhnValid,
+	cardType,
+	maskPan,
+	cardSummary,
+	expiryError,
+	cvvOutcome,
+	TDS_DECLINE,
+	DECLINES,
 };

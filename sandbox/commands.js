@@ -4,7 +4,14 @@
 // handler that carries the command out. Kept independent of the node package's catalogue on purpose.
 const { createCardReference, getCardInfo } = require('./engine/card-refs');
 const {
-	CARD_REF, ENDPOINT, ENDPOINT_AMOUNT, ORDER, ORDER_AMOUNT, REBILL, THREE_DS, TRANSFER_BY_REF,
+	CARD_REF,
+	ENDPOINT,
+	ENDPOINT_AMOUNT,
+	ORDER,
+	ORDER_AMOUNT,
+	REBILL,
+	THREE_DS,
+	TRANSFER_BY_REF,
 } = require('./engine/control-formulas');
 const { capture, returnOrder, voidOrder } = require('./engine/follow-ups');
 const { startFormOrder } = require('./engine/forms');
@@ -38,7 +45,16 @@ const ANY_OAUTH = ['HMAC-SHA1', 'RSA-SHA256'];
  * @returns {CommandDefinition}
  */
 function control(formula, required, rules) {
-	return { key: '', name: '', version: '', currencyRequiredWithAmount: false, auth: 'control', formula, required, ...rules };
+	return {
+		key: '',
+		name: '',
+		version: '',
+		currencyRequiredWithAmount: false,
+		auth: 'control',
+		formula,
+		required,
+		...rules,
+	};
 }
 /**
  * An OAuth-signed command.
@@ -48,7 +64,16 @@ function control(formula, required, rules) {
  * @returns {CommandDefinition}
  */
 function oauth(methods, required, rules) {
-	return { key: '', name: '', version: '', currencyRequiredWithAmount: false, auth: 'oauth', oauthMethods: methods, required, ...rules };
+	return {
+		key: '',
+		name: '',
+		version: '',
+		currencyRequiredWithAmount: false,
+		auth: 'oauth',
+		oauthMethods: methods,
+		required,
+		...rules,
+	};
 }
 
 const SALE_REQ = [CID, 'amount', 'currency', ...CARD, 'cvv2'];
@@ -61,45 +86,183 @@ const ORDER_REQ = ['login', CID, 'orderid'];
 // destination: where a payout or transfer sends the money (engine/payouts.js).
 /** @type {Record<string, CommandDefinition>} */
 const COMMANDS = {
-	'v2/sale': control(ENDPOINT_AMOUNT, SALE_REQ, { handler: startPayment, kind: 'sale', transactionType: 'sale', ledgerKind: 'sale', card: 'required' }),
-	'v2/preauth': control(ENDPOINT_AMOUNT, SALE_REQ, { handler: startPayment, kind: 'preauth', transactionType: 'preauth', ledgerKind: null, card: 'required' }),
-	'v2/sale-form': control(ENDPOINT_AMOUNT, FORM_REQ, { handler: startFormOrder, kind: 'sale', transactionType: 'sale', ledgerKind: 'sale' }),
-	'v2/preauth-form': control(ENDPOINT_AMOUNT, FORM_REQ, { handler: startFormOrder, kind: 'preauth', transactionType: 'preauth', ledgerKind: null }),
-	// payment-form / payout-form: the interface states no scheme, so any of the three is accepted.
-	'v2/payment-form': control(ENDPOINT_AMOUNT, FORM_REQ, { handler: startFormOrder, kind: 'sale', transactionType: 'sale', ledgerKind: 'sale', oauthMethods: ANY_OAUTH }),
-	'v2/payout-form': control(ENDPOINT_AMOUNT, FORM_REQ, { handler: startFormOrder, kind: 'payout', transactionType: 'payout', ledgerKind: 'payout', oauthMethods: ANY_OAUTH, noCvv: true }),
-	'v2/account-verification': control(ENDPOINT, [CID, ...CARD], { handler: startPayment, kind: 'verify', transactionType: 'account-verification', ledgerKind: null, card: 'required' }),
-	'v2/account-verification-form': control(ENDPOINT, [CID], { handler: startFormOrder, kind: 'verify', transactionType: 'account-verification', ledgerKind: null }),
-	'v2/sync/account-verification': control(ENDPOINT, [CID, ...CARD], { handler: verifyAccountNow, kind: 'verify', transactionType: 'account-verification', ledgerKind: null, card: 'required' }),
-	'v2/status': control(ORDER, ['login', CID], { handler: queryStatus }),
-	'v2/transfer-form': control(ENDPOINT_AMOUNT, FORM_REQ, { handler: startFormOrder, kind: 'transfer', transactionType: 'transfer', ledgerKind: 'transfer' }),
-	// PHP TransferByRefQuery: both card references are signed (the source may be empty)
-	'v2/transfer-by-ref': control(TRANSFER_BY_REF, ['login', CID, 'amount', 'currency', 'ipaddress', 'destination-card-ref-id'], {
-		handler: startPayment, kind: 'transfer', transactionType: 'transfer', ledgerKind: 'transfer', card: 'source-ref', destination: 'card-ref',
+	'v2/sale': control(ENDPOINT_AMOUNT, SALE_REQ, {
+		handler: startPayment,
+		kind: 'sale',
+		transactionType: 'sale',
+		ledgerKind: 'sale',
+		card: 'required',
 	}),
+	'v2/preauth': control(ENDPOINT_AMOUNT, SALE_REQ, {
+		handler: startPayment,
+		kind: 'preauth',
+		transactionType: 'preauth',
+		ledgerKind: null,
+		card: 'required',
+	}),
+	'v2/sale-form': control(ENDPOINT_AMOUNT, FORM_REQ, {
+		handler: startFormOrder,
+		kind: 'sale',
+		transactionType: 'sale',
+		ledgerKind: 'sale',
+	}),
+	'v2/preauth-form': control(ENDPOINT_AMOUNT, FORM_REQ, {
+		handler: startFormOrder,
+		kind: 'preauth',
+		transactionType: 'preauth',
+		ledgerKind: null,
+	}),
+	// payment-form / payout-form: the interface states no scheme, so any of the three is accepted.
+	'v2/payment-form': control(ENDPOINT_AMOUNT, FORM_REQ, {
+		handler: startFormOrder,
+		kind: 'sale',
+		transactionType: 'sale',
+		ledgerKind: 'sale',
+		oauthMethods: ANY_OAUTH,
+	}),
+	'v2/payout-form': control(ENDPOINT_AMOUNT, FORM_REQ, {
+		handler: startFormOrder,
+		kind: 'payout',
+		transactionType: 'payout',
+		ledgerKind: 'payout',
+		oauthMethods: ANY_OAUTH,
+		noCvv: true,
+	}),
+	'v2/account-verification': control(ENDPOINT, [CID, ...CARD], {
+		handler: startPayment,
+		kind: 'verify',
+		transactionType: 'account-verification',
+		ledgerKind: null,
+		card: 'required',
+	}),
+	'v2/account-verification-form': control(ENDPOINT, [CID], {
+		handler: startFormOrder,
+		kind: 'verify',
+		transactionType: 'account-verification',
+		ledgerKind: null,
+	}),
+	'v2/sync/account-verification': control(ENDPOINT, [CID, ...CARD], {
+		handler: verifyAccountNow,
+		kind: 'verify',
+		transactionType: 'account-verification',
+		ledgerKind: null,
+		card: 'required',
+	}),
+	'v2/status': control(ORDER, ['login', CID], { handler: queryStatus }),
+	'v2/transfer-form': control(ENDPOINT_AMOUNT, FORM_REQ, {
+		handler: startFormOrder,
+		kind: 'transfer',
+		transactionType: 'transfer',
+		ledgerKind: 'transfer',
+	}),
+	// PHP TransferByRefQuery: both card references are signed (the source may be empty)
+	'v2/transfer-by-ref': control(
+		TRANSFER_BY_REF,
+		['login', CID, 'amount', 'currency', 'ipaddress', 'destination-card-ref-id'],
+		{
+			handler: startPayment,
+			kind: 'transfer',
+			transactionType: 'transfer',
+			ledgerKind: 'transfer',
+			card: 'source-ref',
+			destination: 'card-ref',
+		},
+	),
 	'v2/void': control(ORDER, ORDER_REQ, { handler: voidOrder }),
 	'v2/create-card-ref': control(ORDER, ORDER_REQ, { handler: createCardReference }),
 	'v2/capture': control(ORDER_AMOUNT, ORDER_REQ, { handler: capture, amountFromOrder: true }),
 	'v2/return': control(ORDER_AMOUNT, ORDER_REQ, { handler: returnOrder }),
 	'v2/get-card-info': control(CARD_REF, ['login', 'cardrefid'], { handler: getCardInfo }),
-	'v2/make-rebill': control(REBILL, ['login', CID, 'cardrefid', 'amount', 'currency'], { handler: startPayment, kind: 'sale', transactionType: 'sale', ledgerKind: 'rebill', card: 'ref' }),
-	'v2/make-rebill-sale': control(REBILL, ['login', CID, 'cardrefid', 'amount', 'currency'], { handler: startPayment, kind: 'sale', transactionType: 'sale', ledgerKind: 'rebill', card: 'ref' }),
-	'v2/make-rebill-preauth': control(REBILL, ['login', CID, 'cardrefid', 'amount', 'currency'], { handler: startPayment, kind: 'preauth', transactionType: 'preauth', ledgerKind: null, card: 'ref' }),
-	'3ds/v1/upload-pares-result': control(THREE_DS, ['login', 'client-order-id', 'orderid', 'paRes'], { handler: uploadThreeDSResult, resultField: 'paRes' }),
-	'3ds/v1/upload-cres-result': control(THREE_DS, ['login', 'client-order-id', 'orderid', 'cRes'], { handler: uploadThreeDSResult, resultField: 'cRes' }),
-	'3ds/v1/upload-method-url-result': control(THREE_DS, ['login', 'client-order-id', 'orderid', 'threeDSCompInd'], { handler: uploadMethodUrlResult }),
-	'v2/payout': oauth(HMAC, [CID, 'amount', 'currency'], { handler: startPayment, kind: 'payout', transactionType: 'payout', ledgerKind: 'payout', card: 'optional', destination: 'payout' }),
-	'v2/pan-eligibility/send': oauth(HMAC, ['client-order-id'], { handler: startPayment, kind: 'eligibility', transactionType: 'pan-eligibility', ledgerKind: null, card: 'none' }),
+	'v2/make-rebill': control(REBILL, ['login', CID, 'cardrefid', 'amount', 'currency'], {
+		handler: startPayment,
+		kind: 'sale',
+		transactionType: 'sale',
+		ledgerKind: 'rebill',
+		card: 'ref',
+	}),
+	'v2/make-rebill-sale': control(REBILL, ['login', CID, 'cardrefid', 'amount', 'currency'], {
+		handler: startPayment,
+		kind: 'sale',
+		transactionType: 'sale',
+		ledgerKind: 'rebill',
+		card: 'ref',
+	}),
+	'v2/make-rebill-preauth': control(REBILL, ['login', CID, 'cardrefid', 'amount', 'currency'], {
+		handler: startPayment,
+		kind: 'preauth',
+		transactionType: 'preauth',
+		ledgerKind: null,
+		card: 'ref',
+	}),
+	'3ds/v1/upload-pares-result': control(THREE_DS, ['login', 'client-order-id', 'orderid', 'paRes'], {
+		handler: uploadThreeDSResult,
+		resultField: 'paRes',
+	}),
+	'3ds/v1/upload-cres-result': control(THREE_DS, ['login', 'client-order-id', 'orderid', 'cRes'], {
+		handler: uploadThreeDSResult,
+		resultField: 'cRes',
+	}),
+	'3ds/v1/upload-method-url-result': control(THREE_DS, ['login', 'client-order-id', 'orderid', 'threeDSCompInd'], {
+		handler: uploadMethodUrlResult,
+	}),
+	'v2/payout': oauth(HMAC, [CID, 'amount', 'currency'], {
+		handler: startPayment,
+		kind: 'payout',
+		transactionType: 'payout',
+		ledgerKind: 'payout',
+		card: 'optional',
+		destination: 'payout',
+	}),
+	'v2/pan-eligibility/send': oauth(HMAC, ['client-order-id'], {
+		handler: startPayment,
+		kind: 'eligibility',
+		transactionType: 'pan-eligibility',
+		ledgerKind: null,
+		card: 'none',
+	}),
 	'v4/create-card-ref': oauth(RSA, [CID, 'orderid'], { handler: createCardReference, v4: true }),
 	'v4/create-recurring-payment': oauth(RSA, [], { handler: createRecurringPayment }),
 	'v4/update-recurring-payment': oauth(RSA, ['recurring-payment-id'], { handler: updateRecurringPayment }),
-	'v4/payout-check': oauth(RSA, [CID, 'amount', 'currency'], { handler: startPayment, kind: 'payout-check', transactionType: 'payout', ledgerKind: null, card: 'optional', destination: 'payout' }),
+	'v4/payout-check': oauth(RSA, [CID, 'amount', 'currency'], {
+		handler: startPayment,
+		kind: 'payout-check',
+		transactionType: 'payout',
+		ledgerKind: null,
+		card: 'optional',
+		destination: 'payout',
+	}),
 	'v4/payout-pay': oauth(RSA, [CID], { handler: payCheckedPayout }),
-	'v4/payout': oauth(RSA, [CID, 'amount', 'currency'], { handler: startPayment, kind: 'payout', transactionType: 'payout', ledgerKind: 'payout', card: 'optional', destination: 'payout' }),
-	'v4/transfer': oauth(RSA, [CID, 'amount', 'currency'], { handler: startPayment, kind: 'transfer', transactionType: 'transfer', ledgerKind: 'transfer', card: 'optional', destination: 'transfer' }),
-	'v4/transfer-by-ref': oauth(RSA, [CID, 'amount', 'currency'], { handler: startPayment, kind: 'transfer', transactionType: 'transfer', ledgerKind: 'transfer', card: 'source-ref', destination: 'transfer' }),
+	'v4/payout': oauth(RSA, [CID, 'amount', 'currency'], {
+		handler: startPayment,
+		kind: 'payout',
+		transactionType: 'payout',
+		ledgerKind: 'payout',
+		card: 'optional',
+		destination: 'payout',
+	}),
+	'v4/transfer': oauth(RSA, [CID, 'amount', 'currency'], {
+		handler: startPayment,
+		kind: 'transfer',
+		transactionType: 'transfer',
+		ledgerKind: 'transfer',
+		card: 'optional',
+		destination: 'transfer',
+	}),
+	'v4/transfer-by-ref': oauth(RSA, [CID, 'amount', 'currency'], {
+		handler: startPayment,
+		kind: 'transfer',
+		transactionType: 'transfer',
+		ledgerKind: 'transfer',
+		card: 'source-ref',
+		destination: 'transfer',
+	}),
 	// The hosted-fields examples: a sale paid with a payment ticket, and its status (JSON replies).
-	'v4/sale': oauth(RSA, [CID, 'amount', 'currency', 'hosted_fields_token'], { handler: saleWithToken, kind: 'sale', transactionType: 'sale', ledgerKind: 'sale' }),
+	'v4/sale': oauth(RSA, [CID, 'amount', 'currency', 'hosted_fields_token'], {
+		handler: saleWithToken,
+		kind: 'sale',
+		transactionType: 'sale',
+		ledgerKind: 'sale',
+	}),
 	'v4/status': oauth(RSA, ['login', CID, 'orderid'], { handler: queryStatus, v4: true }),
 };
 

@@ -84,7 +84,8 @@ function loadConfig(options, createVerifier) {
 	const merged = /** @type {Options} */ (mergedOptions);
 	merged.callbackRetry = { ...DEFAULT_OPTIONS.callbackRetry, ...(merged.callbackRetry || {}) };
 	merged.oauthReplay = { ...DEFAULT_OPTIONS.oauthReplay, ...(merged.oauthReplay || {}) };
-	if (!['interface', 'if-sent'].includes(merged.captureControl)) throw new Error(`captureControl must be 'interface' or 'if-sent', got '${merged.captureControl}'`);
+	if (!['interface', 'if-sent'].includes(merged.captureControl))
+		throw new Error(`captureControl must be 'interface' or 'if-sent', got '${merged.captureControl}'`);
 	merged.latencyMs = Number(merged.latencyMs) || 0;
 	merged.pollsBeforeFinal = Number(merged.pollsBeforeFinal) || 0;
 	merged.basePath = merged.basePath ? '/' + String(merged.basePath).replace(/^\/+|\/+$/g, '') : '';

@@ -4,8 +4,15 @@
 // when a callback is queued; stay-processing when an order is created.
 
 const KINDS = new Set([
-	'latency', 'http500', 'reset', 'timeout', 'apply-then-drop',
-	'duplicate-callback', 'out-of-order-callbacks', 'wrong-control-callback', 'stay-processing',
+	'latency',
+	'http500',
+	'reset',
+	'timeout',
+	'apply-then-drop',
+	'duplicate-callback',
+	'out-of-order-callbacks',
+	'wrong-control-callback',
+	'stay-processing',
 ]);
 /** @type {Record<string, number>} */
 const DEFAULT_LATENCY = { latency: 1000, timeout: 10000, 'out-of-order-callbacks': 2000 };
@@ -40,7 +47,8 @@ class Faults {
 			throw new Error(`Unknown fault kind '${spec && spec.kind}'; one of: ${[...KINDS].join(', ')}`);
 		}
 		const count = spec.count === undefined ? 1 : Number(spec.count);
-		if (!Number.isInteger(count) || count === 0 || count < -1) throw new Error('count must be a positive integer or -1');
+		if (!Number.isInteger(count) || count === 0 || count < -1)
+			throw new Error('count must be a positive integer or -1');
 		/** @type {Fault} */
 		const fault = {
 			id: `f${this.nextId++}`,

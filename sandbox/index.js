@@ -24,7 +24,12 @@ async function startSandbox(options = {}) {
 	const store = new Store();
 	const faults = new Faults();
 	for (const f of opts.faults || []) faults.add(f);
-	const callbacks = new Callbacks({ retry: opts.callbackRetry, timeoutMs: opts.callbackTimeoutMs, faults, method: opts.callbackMethod });
+	const callbacks = new Callbacks({
+		retry: opts.callbackRetry,
+		timeoutMs: opts.callbackTimeoutMs,
+		faults,
+		method: opts.callbackMethod,
+	});
 	const srv = new SandboxServer(cfg, { store, faults, callbacks });
 	const addr = await srv.listen(opts.port, opts.host);
 	const family = /** @type {string | number} */ (addr.family); // a number on Node 18.0–18.3

@@ -22,10 +22,7 @@ const { timingSafeEqualStr } = require('./verifier');
  * @param {unknown} value
  */
 function percentEncode(value) {
-	return encodeURIComponent(String(value)).replace(
-		/[!'()*]/g,
-		(c) => '%' + c.charCodeAt(0).toString(16).toUpperCase(),
-	);
+	return encodeURIComponent(String(value)).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
 }
 
 /** @param {string} value */
@@ -136,7 +133,10 @@ function verifyOAuthRequest(opts) {
 	if (oauth.get('oauth_version') !== '1.0') return { ok: false, reason: 'oauth_version must be 1.0' };
 	const method = value('oauth_signature_method');
 	if (!opts.allowedMethods.includes(method)) {
-		return { ok: false, reason: `oauth_signature_method ${method} not allowed here (${opts.allowedMethods.join(' or ')})` };
+		return {
+			ok: false,
+			reason: `oauth_signature_method ${method} not allowed here (${opts.allowedMethods.join(' or ')})`,
+		};
 	}
 	if (!/^\d{1,12}$/.test(value('oauth_timestamp'))) return { ok: false, reason: 'bad oauth_timestamp' };
 	const merchant = opts.merchantByLogin(value('oauth_consumer_key'));
@@ -190,6 +190,11 @@ function createReplayGuard(windowSec) {
 }
 
 module.exports = {
-	percentEncode, parseAuthorization, normaliseUrl, normaliseUrlString, signatureBaseString,
-	verifyOAuthRequest, createReplayGuard,
+	percentEncode,
+	parseAuthorization,
+	normaliseUrl,
+	normaliseUrlString,
+	signatureBaseString,
+	verifyOAuthRequest,
+	createReplayGuard,
 };

@@ -10,7 +10,9 @@ const JSON_TYPE = 'application/vnd.pay+json';
 
 /** @param {import('node:http').IncomingMessage} req */
 function wantsJson(req) {
-	return String(req.headers.accept || '').toLowerCase().includes(JSON_TYPE);
+	return String(req.headers.accept || '')
+		.toLowerCase()
+		.includes(JSON_TYPE);
 }
 
 /** @param {unknown} value */
@@ -73,7 +75,11 @@ function sendGatewayReply(res, json, obj, forced) {
  * @param {Record<string, string>} [headers]
  */
 function sendText(res, status, text, headers = {}) {
-	res.writeHead(status, { 'Content-Type': 'text/plain;charset=utf-8', 'Content-Length': Buffer.byteLength(text), ...headers });
+	res.writeHead(status, {
+		'Content-Type': 'text/plain;charset=utf-8',
+		'Content-Length': Buffer.byteLength(text),
+		...headers,
+	});
 	res.end(text);
 	return status;
 }
@@ -85,7 +91,10 @@ function sendText(res, status, text, headers = {}) {
  */
 function sendJson(res, status, obj) {
 	const body = JSON.stringify(obj, null, 2);
-	res.writeHead(status, { 'Content-Type': 'application/json;charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
+	res.writeHead(status, {
+		'Content-Type': 'application/json;charset=utf-8',
+		'Content-Length': Buffer.byteLength(body),
+	});
 	res.end(body);
 	return status;
 }

@@ -161,7 +161,9 @@ class SandboxServer {
 		if (!this.opts.quiet) {
 			const cid = entry.client_orderid ? ` ${entry.client_orderid}` : '';
 			const card = entry.card ? ` card=${entry.card}` : '';
-			process.stdout.write(`${entry.at} ${entry.method} ${entry.path} ${entry.op || '-'} ${entry.result} ${entry.ms}ms${cid}${card}\n`);
+			process.stdout.write(
+				`${entry.at} ${entry.method} ${entry.path} ${entry.op || '-'} ${entry.result} ${entry.ms}ms${cid}${card}\n`,
+			);
 		}
 	}
 
@@ -175,7 +177,16 @@ class SandboxServer {
 		const [rawPath, rawQuery = ''] = String(req.url).split(/\?(.*)/s);
 		/** @type {(op: string | null, result: string | undefined, extra?: Partial<RequestLogEntry>) => void} */
 		const log = (op, result, extra = {}) =>
-			this.logRequest({ at, method: req.method, path: rawPath, op, result, http: res.statusCode, ms: Math.round(performance.now() - started), ...extra });
+			this.logRequest({
+				at,
+				method: req.method,
+				path: rawPath,
+				op,
+				result,
+				http: res.statusCode,
+				ms: Math.round(performance.now() - started),
+				...extra,
+			});
 
 		if (rawPath === '/sandbox' || rawPath.startsWith('/sandbox/')) {
 			const status = await handleAdmin(this, req, res, rawPath, rawQuery);
@@ -224,7 +235,11 @@ class SandboxServer {
 			return;
 		}
 		const json = reply.wantsJson(req);
-		const serialless = (/** @type {string} */ message, /** @type {number} */ code) => ({ type: 'error', 'error-message': message, 'error-code': String(code) });
+		const serialless = (/** @type {string} */ message, /** @type {number} */ code) => ({
+			type: 'error',
+			'error-message': message,
+			'error-code': String(code),
+		});
 		if (faults.take('http500', definition)) {
 			reply.sendGatewayReply(res, json, serialless('Injected server fault', 5), 500);
 			log(definition.name, 'fault:http500');
@@ -240,7 +255,11 @@ class SandboxServer {
 		const pairs = formPairs(body.toString('utf8'));
 		const params = trimmedParams(pairs);
 		const masked = maskParams(params);
-		const extra = { client_orderid: params.client_orderid || params['client-order-id'], params: masked, card: masked.credit_card_number };
+		const extra = {
+			client_orderid: params.client_orderid || params['client-order-id'],
+			params: masked,
+			card: masked.credit_card_number,
+		};
 
 		/** @type {{ reply: Reply, authFailure?: undefined } | { authFailure: string, reply?: undefined }} */
 		let outcome;
@@ -281,7 +300,12 @@ class SandboxServer {
 		}
 		const r = /** @type {Reply} */ (outcome.reply);
 		reply.sendGatewayReply(res, json, r);
-		const result = r['error-code'] && r.type !== 'status-response' ? `${r.type}(${r['error-code']}: ${r['error-message']})` : r.status ? `${r.type}:${r.status}` : r.type;
+		const result =
+			r['error-code'] && r.type !== 'status-response'
+				? `${r.type}(${r['error-code']}: ${r['error-message']})`
+				: r.status
+					? `${r.type}:${r.status}`
+					: r.type;
 		log(definition.name, /** @type {string | undefined} */ (result), extra); // undefined: a v4 sale reply has no type
 	}
 
@@ -293,7 +317,12 @@ class SandboxServer {
 	internalError(req, res, e) {
 		if (!this.opts.quiet) process.stderr.write(`sandbox internal error: ${e.stack || e}\n`);
 		if (res.headersSent || req.socket.destroyed) return;
-		reply.sendGatewayReply(res, reply.wantsJson(req), { type: 'error', 'error-message': `Internal sandbox error: ${e.message}`, 'error-code': '5' }, 500);
+		reply.sendGatewayReply(
+			res,
+			reply.wantsJson(req),
+			{ type: 'error', 'error-message': `Internal sandbox error: ${e.message}`, 'error-code': '5' },
+			500,
+		);
 	}
 }
 

@@ -75,7 +75,7 @@ function descendants(root) {
 		}
 	}
 	const found = [];
-	for (const queue = [root]; queue.length; ) {
+	for (const queue = [root]; queue.length;) {
 		for (const pid of children.get(queue.shift()) ?? []) {
 			found.push(pid);
 			queue.push(pid);
@@ -100,7 +100,10 @@ function stopTree(pid) {
 async function step(what, work) {
 	log(what);
 	const began = Date.now();
-	const ticker = setInterval(() => log(`… still ${what.replace(/ \(.*\)$/, '')} (${Math.round((Date.now() - began) / 1000)} s)`), 20_000);
+	const ticker = setInterval(
+		() => log(`… still ${what.replace(/ \(.*\)$/, '')} (${Math.round((Date.now() - began) / 1000)} s)`),
+		20_000,
+	);
 	try {
 		return await work();
 	} finally {
@@ -108,7 +111,8 @@ async function step(what, work) {
 	}
 }
 
-const minutes = (ms) => (ms < 60_000 ? `${Math.round(ms / 1000)} s` : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`);
+const minutes = (ms) =>
+	ms < 60_000 ? `${Math.round(ms / 1000)} s` : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
 
 /** The pinned n8n runtime: reused when an earlier install finished, else installed (and timed). */
 async function n8nRuntime(folder) {
@@ -118,12 +122,14 @@ async function n8nRuntime(folder) {
 		return await ensureRuntime(folder);
 	}
 	const began = Date.now();
-	const runtime = await step(`installing the n8n runtime into ${folder} (Node 24 + n8n 2.41.1: once, a few minutes)`, () =>
-		ensureRuntime(folder, (installer) => {
-			// The installer reports its stages ("[runtime] …") on stderr.
-			installer.stderr.on('data', (chunk) => process.stderr.write(chunk));
-			started.push(async () => stopTree(installer.pid));
-		}),
+	const runtime = await step(
+		`installing the n8n runtime into ${folder} (Node 24 + n8n 2.41.1: once, a few minutes)`,
+		() =>
+			ensureRuntime(folder, (installer) => {
+				// The installer reports its stages ("[runtime] …") on stderr.
+				installer.stderr.on('data', (chunk) => process.stderr.write(chunk));
+				started.push(async () => stopTree(installer.pid));
+			}),
 	);
 	log(`n8n runtime installed in ${minutes(Date.now() - began)}; later runs reuse it`);
 	return runtime;
@@ -148,7 +154,9 @@ async function main() {
 	started.push(() => n8n.stop());
 
 	try {
-		await step("installing the package into n8n (as n8n's community-package installer does)", () => n8n.installPackage(tarball));
+		await step("installing the package into n8n (as n8n's community-package installer does)", () =>
+			n8n.installPackage(tarball),
+		);
 		await n8n.importCredentials([sandboxCredential(sandbox.url)]);
 		const examples = exampleWorkflows();
 		log(`importing ${examples.length} example workflows`);

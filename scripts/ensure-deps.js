@@ -30,7 +30,8 @@ function missingDependencies(repo = REPO) {
 			missing.push(`${where.replace(/^.*node_modules\//, '')} (not installed)`);
 			continue;
 		}
-		if (entry.version && installed !== entry.version) missing.push(`${where.replace(/^.*node_modules\//, '')} (${installed} installed, ${entry.version} locked)`);
+		if (entry.version && installed !== entry.version)
+			missing.push(`${where.replace(/^.*node_modules\//, '')} (${installed} installed, ${entry.version} locked)`);
 	}
 	return missing;
 }
@@ -58,7 +59,9 @@ function ensureDependencies({ repo = REPO, log = (line) => process.stderr.write(
 
 if (require.main === module) {
 	if (process.argv.includes('--help') || process.argv.includes('-h')) {
-		process.stdout.write('Usage: node scripts/ensure-deps.js [--check]\n  Runs `npm ci` when node_modules/ lacks a package of package-lock.json.\n  --check  only list what is missing; exit 1 if anything is\n');
+		process.stdout.write(
+			'Usage: node scripts/ensure-deps.js [--check]\n  Runs `npm ci` when node_modules/ lacks a package of package-lock.json.\n  --check  only list what is missing; exit 1 if anything is\n',
+		);
 		process.exit(0);
 	}
 	try {

@@ -23,12 +23,22 @@ const log = (message) => process.stdout.write(`[queue] ${message}\n`);
 /** The sandbox in its own background process (`npm run sandbox`), so it outlives this command. */
 async function startSandboxProcess(logFile) {
 	const out = fs.openSync(logFile, 'a');
-	const child = spawn(process.execPath, [path.join(REPO, 'scripts/sandbox.js'), '--port', String(SANDBOX_PORT), '--host', '127.0.0.1'], { detached: true, stdio: ['ignore', out, out] });
+	const child = spawn(
+		process.execPath,
+		[path.join(REPO, 'scripts/sandbox.js'), '--port', String(SANDBOX_PORT), '--host', '127.0.0.1'],
+		{ detached: true, stdio: ['ignore', out, out] },
+	);
 	child.unref();
 	fs.closeSync(out);
 	const url = `http://127.0.0.1:${SANDBOX_PORT}`;
 	for (let attempt = 0; attempt < 100; attempt++) {
-		if (await fetch(`${url}/sandbox/orders`).then((r) => r.ok, () => false)) return { url, pid: child.pid };
+		if (
+			await fetch(`${url}/sandbox/orders`).then(
+				(r) => r.ok,
+				() => false,
+			)
+		)
+			return { url, pid: child.pid };
 		await sleep(100);
 	}
 	throw new Error(`the sandbox did not start on ${url}; see ${logFile}`);
@@ -47,10 +57,16 @@ async function up() {
 	log(`gateway sandbox on ${sandbox.url}/paynet`);
 
 	const userFolder = fs.mkdtempSync(path.join(stateDir, 'user-'));
-	const topology = new QueueTopology({ runtime, userFolder, port: Number(process.env.QUEUE_N8N_PORT || 5800), workers: Number(process.env.QUEUE_WORKERS || 1) });
-	const save = () => fs.writeFileSync(STATE_FILE, JSON.stringify({ ...topology.state(), sandboxPid: sandbox.pid }, null, 2));
+	const topology = new QueueTopology({
+		runtime,
+		userFolder,
+		port: Number(process.env.QUEUE_N8N_PORT || 5800),
+		workers: Number(process.env.QUEUE_WORKERS || 1),
+	});
+	const save = () =>
+		fs.writeFileSync(STATE_FILE, JSON.stringify({ ...topology.state(), sandboxPid: sandbox.pid }, null, 2));
 	try {
-		log('PostgreSQL and Redis (installs Debian\'s postgresql and redis-server if missing)');
+		log("PostgreSQL and Redis (installs Debian's postgresql and redis-server if missing)");
 		await topology.prepare();
 		save();
 		log('installing the package into n8n (as a community package) and importing the examples');

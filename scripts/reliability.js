@@ -17,13 +17,20 @@ const RUN_FILE = path.join(REPO, 'reliability/reliability.run.ts');
  */
 function campaigns() {
 	const source = fs.readFileSync(RUN_FILE, 'utf8');
-	const all = (/const ALL = \[([^\]]*)\]/.exec(source)?.[1] ?? '').match(/'[^']+'/g)?.map((name) => name.slice(1, -1)) ?? [];
+	const all =
+		(/const ALL = \[([^\]]*)\]/.exec(source)?.[1] ?? '').match(/'[^']+'/g)?.map((name) => name.slice(1, -1)) ?? [];
 	const found = [];
 	const declaration = /\((?:selected\.includes\('(\w+)'\)|(full)) \? test : test\.skip\)\(\s*'((?:[^'\\]|\\.)*)'/g;
 	for (const match of source.matchAll(declaration)) {
 		const [, name, fullOnly, title] = match;
 		const [, number, what] = /^(\d+)\.\s*(.*)$/.exec(title.replace(/\\'/g, "'")) ?? [null, '?', title];
-		found.push({ name: name ?? null, number: Number(number), title: what, inFullRun: fullOnly ? true : all.includes(name), fullOnly: !!fullOnly });
+		found.push({
+			name: name ?? null,
+			number: Number(number),
+			title: what,
+			inFullRun: fullOnly ? true : all.includes(name),
+			fullOnly: !!fullOnly,
+		});
 	}
 	return { all, list: found.sort((a, b) => a.number - b.number) };
 }
@@ -87,15 +94,26 @@ function main(args) {
 	if (selected !== undefined) {
 		const unknown = unknownCampaigns(selected);
 		if (unknown.length) {
-			process.stderr.write(`[reliability] RELIABILITY_CAMPAIGNS names no campaign: ${unknown.map((name) => `"${name}"`).join(', ')}.\n`);
-			process.stderr.write(`[reliability] campaigns: ${campaigns().list.map((c) => c.name).filter(Boolean).join(', ')} (npm run reliability -- --help)\n`);
+			process.stderr.write(
+				`[reliability] RELIABILITY_CAMPAIGNS names no campaign: ${unknown.map((name) => `"${name}"`).join(', ')}.\n`,
+			);
+			process.stderr.write(
+				`[reliability] campaigns: ${campaigns()
+					.list.map((c) => c.name)
+					.filter(Boolean)
+					.join(', ')} (npm run reliability -- --help)\n`,
+			);
 			return 2;
 		}
 	}
 	require('./ensure-deps').ensureDependencies();
 	const build = spawnSync('npm', ['run', 'build'], { cwd: REPO, stdio: 'inherit' });
 	if (build.status !== 0) return build.status ?? 1;
-	const jest = spawn(process.execPath, [require.resolve('jest/bin/jest', { paths: [REPO] }), '-c', 'reliability/jest.config.js', '--runInBand', ...args], { cwd: REPO, stdio: 'inherit' });
+	const jest = spawn(
+		process.execPath,
+		[require.resolve('jest/bin/jest', { paths: [REPO] }), '-c', 'reliability/jest.config.js', '--runInBand', ...args],
+		{ cwd: REPO, stdio: 'inherit' },
+	);
 	// `npm run` forwards SIGINT and SIGTERM to this process (its script execs it): pass them on.
 	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => jest.kill(signal));
 	jest.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

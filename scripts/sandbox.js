@@ -24,14 +24,30 @@ function parseArgs(argv) {
 		const [flag, inline] = argv[i].split(/=(.*)/s);
 		const value = () => (inline !== undefined ? inline : take(i++, flag));
 		switch (flag) {
-			case '--port': opts.port = int(value(), flag); break;
-			case '--host': opts.host = value(); break;
-			case '--config': opts.config = path.resolve(value()); break;
-			case '--latency-ms': opts.latencyMs = int(value(), flag); break;
-			case '--verifier': opts.verifier = value(); break;
-			case '--polls-before-final': opts.pollsBeforeFinal = int(value(), flag); break;
-			case '--capture-control': opts.captureControl = value(); break;
-			case '--quiet': opts.quiet = true; break;
+			case '--port':
+				opts.port = int(value(), flag);
+				break;
+			case '--host':
+				opts.host = value();
+				break;
+			case '--config':
+				opts.config = path.resolve(value());
+				break;
+			case '--latency-ms':
+				opts.latencyMs = int(value(), flag);
+				break;
+			case '--verifier':
+				opts.verifier = value();
+				break;
+			case '--polls-before-final':
+				opts.pollsBeforeFinal = int(value(), flag);
+				break;
+			case '--capture-control':
+				opts.captureControl = value();
+				break;
+			case '--quiet':
+				opts.quiet = true;
+				break;
 			case '-h':
 			case '--help':
 				process.stdout.write(`${USAGE}\n`);
@@ -42,7 +58,8 @@ function parseArgs(argv) {
 		}
 	}
 	if (opts.verifier && !['forge', 'node'].includes(opts.verifier)) throw new Error('--verifier must be forge or node');
-	if (opts.captureControl && !['interface', 'if-sent'].includes(opts.captureControl)) throw new Error('--capture-control must be interface or if-sent');
+	if (opts.captureControl && !['interface', 'if-sent'].includes(opts.captureControl))
+		throw new Error('--capture-control must be interface or if-sent');
 	return opts;
 }
 

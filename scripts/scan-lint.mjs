@@ -17,11 +17,21 @@ const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const TARBALL_PATTERNS = ['**/*.js', 'package.json'];
 
 async function loadScanner() {
-	const folder = execFileSync('bash', [join(REPO, 'scripts/install-scanner.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim().split('\n').pop();
+	const folder = execFileSync('bash', [join(REPO, 'scripts/install-scanner.sh')], {
+		encoding: 'utf8',
+		stdio: ['ignore', 'pipe', 'inherit'],
+	})
+		.trim()
+		.split('\n')
+		.pop();
 	const entry = join(folder, 'node_modules/@n8n/scan-community-package/scanner/scanner.mjs');
 	const fromScanner = createRequire(entry);
 	const load = (name) => import(pathToFileURL(fromScanner.resolve(name)).href);
-	const [scanner, { ESLint }, glob] = await Promise.all([import(pathToFileURL(entry).href), load('eslint'), load('fast-glob')]);
+	const [scanner, { ESLint }, glob] = await Promise.all([
+		import(pathToFileURL(entry).href),
+		load('eslint'),
+		load('fast-glob'),
+	]);
 	const version = fromScanner('../package.json').version;
 	return { scanner, ESLint, glob: glob.default ?? glob, version };
 }
@@ -29,17 +39,35 @@ async function loadScanner() {
 /** One leg: the scanner's verdict, and every message its configuration produces (errors and warnings). */
 async function lintLeg({ scanner, ESLint, glob }, folder, patterns) {
 	const verdict = await scanner.analyzePackage(folder, patterns);
-	const eslint = new ESLint({ cwd: folder, allowInlineConfig: false, overrideConfigFile: true, overrideConfig: await scanner.buildScanConfig() });
-	const files = glob.sync(patterns, { cwd: folder, absolute: true, ignore: ['node_modules/**', '**/package-lock.json'] });
+	const eslint = new ESLint({
+		cwd: folder,
+		allowInlineConfig: false,
+		overrideConfigFile: true,
+		overrideConfig: await scanner.buildScanConfig(),
+	});
+	const files = glob.sync(patterns, {
+		cwd: folder,
+		absolute: true,
+		ignore: ['node_modules/**', '**/package-lock.json'],
+	});
 	const results = await eslint.lintFiles(files);
 	const messages = results.flatMap((result) =>
-		result.messages.map(({ ruleId, severity, message, line }) => ({ file: relative(folder, result.filePath), line, rule: ruleId, severity: severity === 2 ? 'error' : 'warning', message })),
+		result.messages.map(({ ruleId, severity, message, line }) => ({
+			file: relative(folder, result.filePath),
+			line,
+			rule: ruleId,
+			severity: severity === 2 ? 'error' : 'warning',
+			message,
+		})),
 	);
 	return { passed: verdict.passed, reason: verdict.message, files: files.length, messages };
 }
 
 function packTarball(into) {
-	const name = execFileSync('npm', ['pack', '--silent', '--pack-destination', into], { cwd: REPO, encoding: 'utf8' }).trim().split('\n').pop();
+	const name = execFileSync('npm', ['pack', '--silent', '--pack-destination', into], { cwd: REPO, encoding: 'utf8' })
+		.trim()
+		.split('\n')
+		.pop();
 	return join(into, name);
 }
 
@@ -52,7 +80,10 @@ async function main() {
 	const work = mkdtempSync(join(tmpdir(), 'card-gateway-scan-'));
 	try {
 		const loaded = await loadScanner();
-		const report = { scanner: loaded.version, source: await lintLeg(loaded, source, loaded.scanner.SOURCE_FILE_PATTERNS) };
+		const report = {
+			scanner: loaded.version,
+			source: await lintLeg(loaded, source, loaded.scanner.SOURCE_FILE_PATTERNS),
+		};
 		if (option('tarball') !== 'none') {
 			const tarball = option('tarball') ? resolve(option('tarball')) : packTarball(work);
 			const unpacked = join(work, 'package');
@@ -72,7 +103,9 @@ function printReport(report) {
 	console.log(`@n8n/scan-community-package ${report.scanner}, lint leg`);
 	for (const leg of ['source', 'tarball'].filter((name) => report[name])) {
 		const { passed, reason, files, messages } = report[leg];
-		console.log(`${leg}: ${passed ? 'passed' : `FAILED (${reason})`}, ${files} files, ${messages.filter((m) => m.severity === 'error').length} errors, ${messages.filter((m) => m.severity === 'warning').length} warnings`);
+		console.log(
+			`${leg}: ${passed ? 'passed' : `FAILED (${reason})`}, ${files} files, ${messages.filter((m) => m.severity === 'error').length} errors, ${messages.filter((m) => m.severity === 'warning').length} warnings`,
+		);
 		for (const m of messages) console.log(`  ${m.file}:${m.line}  ${m.severity}  ${m.message}  ${m.rule}`);
 	}
 }

@@ -8,7 +8,9 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
 // jest's own glob matcher (a dependency of jest, without types here)
-const micromatch = require('micromatch') as { isMatch(path: string, patterns: string[], options?: { dot?: boolean }): boolean };
+const micromatch = require('micromatch') as {
+	isMatch(path: string, patterns: string[], options?: { dot?: boolean }): boolean;
+};
 
 const REPO = resolve(__dirname, '..');
 const config = require('../jest.config.js') as {
@@ -32,12 +34,17 @@ function testsOf(name: string): string[] {
 	const ignored = (project.testPathIgnorePatterns ?? []).map((pattern) => new RegExp(withRoot(pattern)));
 	return project.roots
 		.flatMap((root) => walk(withRoot(root)))
-		.filter((file) => micromatch.isMatch(file, project.testMatch.map(withRoot), { dot: true }) && !ignored.some((pattern) => pattern.test(file)))
+		.filter(
+			(file) =>
+				micromatch.isMatch(file, project.testMatch.map(withRoot), { dot: true }) &&
+				!ignored.some((pattern) => pattern.test(file)),
+		)
 		.map((file) => relative(REPO, file))
 		.sort();
 }
 
-const SPECIFIER = /(?:\bfrom\s+|\bimport\s*\(?\s*|\brequire\s*\(\s*|\bjest\.(?:mock|requireActual)\s*\(\s*)['"]([^'"]+)['"]/g;
+const SPECIFIER =
+	/(?:\bfrom\s+|\bimport\s*\(?\s*|\brequire\s*\(\s*|\bjest\.(?:mock|requireActual)\s*\(\s*)['"]([^'"]+)['"]/g;
 
 function resolveFile(from: string, specifier: string): string | undefined {
 	const base = resolve(dirname(join(REPO, from)), specifier);
@@ -51,7 +58,8 @@ function resolveFile(from: string, specifier: string): string | undefined {
 function importsOf(file: string): string[] {
 	if (!/\.(ts|js|mjs)$/.test(file)) return [];
 	return [...readFileSync(join(REPO, file), 'utf8').matchAll(SPECIFIER)].flatMap(([, specifier]) => {
-		if (!specifier.startsWith('.')) return [specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]];
+		if (!specifier.startsWith('.'))
+			return [specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]];
 		const target = resolveFile(file, specifier);
 		return target ? [target] : [];
 	});
@@ -84,12 +92,16 @@ test('every test file is in exactly one tier', () => {
 });
 
 test('no unit-tier test reaches a real n8n, a browser or a service', () => {
-	const offending = UNIT.flatMap((file) => [...reach(file)].filter((target) => STARTERS.includes(target)).map((target) => `${file} → ${target}`));
+	const offending = UNIT.flatMap((file) =>
+		[...reach(file)].filter((target) => STARTERS.includes(target)).map((target) => `${file} → ${target}`),
+	);
 	expect(offending).toEqual([]);
 });
 
 test('every *.e2e.test.ts file starts a real n8n, a browser or a service', () => {
-	const idle = E2E.filter((file) => /\.e2e\./.test(file) && ![...reach(file)].some((target) => STARTERS.includes(target)));
+	const idle = E2E.filter(
+		(file) => /\.e2e\./.test(file) && ![...reach(file)].some((target) => STARTERS.includes(target)),
+	);
 	expect(idle).toEqual([]);
 });
 
@@ -99,10 +111,18 @@ test('shared test code lives in test/support/ only, and imports flow one way', (
 	expect(misplaced).toEqual([]);
 
 	const support = files.filter((file) => file.startsWith('test/support/'));
-	const supportImports = support.flatMap((file) => importsOf(file).filter((target) => target.startsWith('reliability/') || /\.test\.(ts|js)$/.test(target)).map((target) => `${file} → ${target}`));
+	const supportImports = support.flatMap((file) =>
+		importsOf(file)
+			.filter((target) => target.startsWith('reliability/') || /\.test\.(ts|js)$/.test(target))
+			.map((target) => `${file} → ${target}`),
+	);
 	expect(supportImports).toEqual([]);
 
 	const campaigns = walk(join(REPO, 'reliability')).map((file) => relative(REPO, file));
-	const intoTests = campaigns.flatMap((file) => importsOf(file).filter((target) => target.startsWith('test/') && !target.startsWith('test/support/')).map((target) => `${file} → ${target}`));
+	const intoTests = campaigns.flatMap((file) =>
+		importsOf(file)
+			.filter((target) => target.startsWith('test/') && !target.startsWith('test/support/'))
+			.map((target) => `${file} → ${target}`),
+	);
 	expect(intoTests).toEqual([]);
 });

@@ -33,7 +33,12 @@ function toolDescriptions(): INodeProperties[] {
 		const selector = module.description.find((property) => property.name === 'operation');
 		return ((selector?.options ?? []) as INodePropertyOptions[]).map((option) => {
 			const operation = String(option.value);
-			return toolDescriptionProperty(resource, operation, option.action ?? option.name, movesMoney(operations[operation].spec));
+			return toolDescriptionProperty(
+				resource,
+				operation,
+				option.action ?? option.name,
+				movesMoney(operations[operation].spec),
+			);
 		});
 	});
 }
@@ -46,7 +51,8 @@ export class CardGateway implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Charge cards, refund, capture and void payments, send payouts and check order status on a PaynetEasy card gateway',
+		description:
+			'Charge cards, refund, capture and void payments, send payouts and check order status on a PaynetEasy card gateway',
 		defaults: { name: 'Card Gateway' },
 		// Deliberate: agents may read statuses and card info; money-moving operations refuse to run
 		// as a tool unless the user turns on "Allow AI Agents to Move Money" (README, "AI agents"),

@@ -26,7 +26,8 @@ export class CardGatewayTrigger implements INodeType {
 		// Saved workflows keep this type; the node panel offers cardGatewayEventTrigger instead
 		// (same behaviour, under a type name n8n does not fold into the Card Gateway entry).
 		hidden: true,
-		subtitle: '={{ $parameter["confirm"] === "off" ? "Verified callbacks" : "Verified callbacks, confirmed by status query" }}',
+		subtitle:
+			'={{ $parameter["confirm"] === "off" ? "Verified callbacks" : "Verified callbacks, confirmed by status query" }}',
 		description:
 			'Starts the workflow when the card gateway reports a payment outcome (server callback) or a customer returns from 3-D Secure or a hosted form',
 		defaults: { name: 'Card Gateway Trigger' },
@@ -57,12 +58,16 @@ export class CardGatewayTrigger implements INodeType {
 					);
 				}
 				if (this.getNodeParameter('customerReturn', false) === true) {
-					this.logger.info(`Card Gateway Trigger: give the gateway ${this.getNodeWebhookUrl(RETURN_WEBHOOK) ?? '(no URL)'} as redirect_url`);
+					this.logger.info(
+						`Card Gateway Trigger: give the gateway ${this.getNodeWebhookUrl(RETURN_WEBHOOK) ?? '(no URL)'} as redirect_url`,
+					);
 				}
 				return true;
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
-				this.logger.info('Card Gateway Trigger: deactivated; the gateway keeps calling the old URL until it is removed from its requests');
+				this.logger.info(
+					'Card Gateway Trigger: deactivated; the gateway keeps calling the old URL until it is removed from its requests',
+				);
 				return true;
 			},
 		},
@@ -75,7 +80,9 @@ export class CardGatewayTrigger implements INodeType {
 				: await handleServerCallback(this);
 		} catch (error) {
 			// Nothing starts and nothing is stored; a 500 makes the gateway send the callback again later.
-			this.logger.error(`Card Gateway Trigger: could not handle a request (HTTP 500): ${maskText(String((error as Error).message ?? error))}`);
+			this.logger.error(
+				`Card Gateway Trigger: could not handle a request (HTTP 500): ${maskText(String((error as Error).message ?? error))}`,
+			);
 			const res = this.getResponseObject() as unknown as ResponseWriter;
 			if (!res.headersSent) sendFixed(res, 500);
 			return { noWebhookResponse: true };

@@ -21,8 +21,7 @@ export const MAX_CONFIRM_TIMEOUT_SECONDS = 60;
  * processing). The trigger then answers 503 so that the gateway sends the callback again later.
  */
 export type ConfirmOutcome =
-	| { kind: 'definitive'; confirmed: boolean; confirmation: IDataObject }
-	| { kind: 'retry'; reason: string };
+	{ kind: 'definitive'; confirmed: boolean; confirmation: IDataObject } | { kind: 'retry'; reason: string };
 
 /** What the callback claims: the fields of the emitted item, in the terms the status reply is compared on. */
 export interface CallbackClaim {
@@ -37,7 +36,16 @@ export interface CallbackClaim {
 }
 
 /** Item fields besides the core ones: compared when the status reply carries them. */
-const DETAILS: readonly ItemField[] = ['approvalCode', 'errorCode', 'errorMessage', 'descriptor', 'processorTxId', 'cardType', 'bin', 'lastFourDigits'];
+const DETAILS: readonly ItemField[] = [
+	'approvalCode',
+	'errorCode',
+	'errorMessage',
+	'descriptor',
+	'processorTxId',
+	'cardType',
+	'bin',
+	'lastFourDigits',
+];
 
 export function claimOf(item: IDataObject): CallbackClaim {
 	const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
@@ -100,9 +108,16 @@ export function clampTimeout(seconds: unknown): number {
  * compared is a reason not to confirm. Other fields are compared when the reply carries them and
  * otherwise listed as `unchecked`.
  */
-export function interpretStatusOutcome(outcome: GatewayOutcome, claim: CallbackClaim, secrets: readonly string[] = []): ConfirmOutcome {
+export function interpretStatusOutcome(
+	outcome: GatewayOutcome,
+	claim: CallbackClaim,
+	secrets: readonly string[] = [],
+): ConfirmOutcome {
 	if (outcome.kind === 'lost') {
-		return { kind: 'retry', reason: `no gateway reply to the status query: ${outcome.what} (${maskText(outcome.message, secrets)})` };
+		return {
+			kind: 'retry',
+			reason: `no gateway reply to the status query: ${outcome.what} (${maskText(outcome.message, secrets)})`,
+		};
 	}
 	const { reply, failure } = outcome;
 	if (failure) {
@@ -128,7 +143,10 @@ export function interpretStatusOutcome(outcome: GatewayOutcome, claim: CallbackC
 		return { kind: 'retry', reason: 'the status reply carries no status' };
 	}
 	if (status === 'processing' && claim.status !== 'processing') {
-		return { kind: 'retry', reason: `the gateway still reports the order as processing while the callback says ${claim.status || 'nothing'}` };
+		return {
+			kind: 'retry',
+			reason: `the gateway still reports the order as processing while the callback says ${claim.status || 'nothing'}`,
+		};
 	}
 	const mismatches: string[] = [];
 	// The item's values are masked (a value that reads as a card number is cut): compare masked forms.
@@ -147,9 +165,12 @@ export function interpretStatusOutcome(outcome: GatewayOutcome, claim: CallbackC
 	// transaction (a sale callback retried after a refund), it cannot confirm the callback.
 	// In a status reply `type` is the reply's own type (status-response); the record's transaction type never reads it there.
 	const gatewayType = gateway('transactionType');
-	if (claim.type === undefined) mismatches.push('type: the callback names no transaction type, so it cannot be compared');
-	else if (gatewayType === undefined) mismatches.push('type: the status reply names no transaction type, so it cannot be compared');
-	else if (typeKey(claim.type) !== typeKey(gatewayType)) mismatches.push(`type: callback "${claim.type}", gateway "${gatewayType}" (the order has a later transaction)`);
+	if (claim.type === undefined)
+		mismatches.push('type: the callback names no transaction type, so it cannot be compared');
+	else if (gatewayType === undefined)
+		mismatches.push('type: the status reply names no transaction type, so it cannot be compared');
+	else if (typeKey(claim.type) !== typeKey(gatewayType))
+		mismatches.push(`type: callback "${claim.type}", gateway "${gatewayType}" (the order has a later transaction)`);
 
 	// After a follow-up (vocabulary.ts) the status reply's amount describes the order (e.g. what remains
 	// after a partial refund), not the follow-up itself, so it cannot confirm the callback's amount.
@@ -157,9 +178,14 @@ export function interpretStatusOutcome(outcome: GatewayOutcome, claim: CallbackC
 	const followUp = [claim.type, gatewayType].find((type) => type !== undefined && isFollowUpTransactionType(type));
 	confirmation.amountChecked = claim.amount !== undefined && amount !== undefined && !followUp;
 	if (claim.amount !== undefined) {
-		if (followUp) mismatches.push(`amount: callback "${claim.amount}" cannot be compared: after a ${followUp} the status reports the order's amount ("${amount ?? ''}")`);
-		else if (amount === undefined) mismatches.push('amount: the status reply carries no amount, so it cannot be compared');
-		else if (!sameAmount(claim.amount, amount)) mismatches.push(`amount: callback "${claim.amount}", gateway "${amount}"`);
+		if (followUp)
+			mismatches.push(
+				`amount: callback "${claim.amount}" cannot be compared: after a ${followUp} the status reports the order's amount ("${amount ?? ''}")`,
+			);
+		else if (amount === undefined)
+			mismatches.push('amount: the status reply carries no amount, so it cannot be compared');
+		else if (!sameAmount(claim.amount, amount))
+			mismatches.push(`amount: callback "${claim.amount}", gateway "${amount}"`);
 	}
 	compareExact(mismatches, 'currency', claim.currency?.trim().toUpperCase(), gateway('currency')?.trim().toUpperCase());
 	compareExact(mismatches, 'orderid', claim.orderid, gateway(ITEM_FIELDS.orderid));
@@ -171,13 +197,17 @@ export function interpretStatusOutcome(outcome: GatewayOutcome, claim: CallbackC
 		if (claimed === undefined) continue;
 		const answered = gateway(ITEM_FIELDS[name]);
 		if (answered === undefined) unchecked.push(name);
-		else if (!sameDetail(name, claimed, answered)) mismatches.push(`${name}: callback "${claimed}", gateway "${answered}"`);
+		else if (!sameDetail(name, claimed, answered))
+			mismatches.push(`${name}: callback "${claimed}", gateway "${answered}"`);
 	}
 	// A status reply that spells a compared field twice with different values says two things: neither confirms.
 	for (const name of COMPARED) {
 		if (claimOfField(claim, name) === undefined) continue;
 		const values = valuesOf(record, ITEM_FIELDS[name]).filter((value) => value.trim() !== '');
-		if (values.length > 1) mismatches.push(`${name}: the status reply gives it twice, as "${values.map((value) => maskText(value, secrets)).join('" and "')}"`);
+		if (values.length > 1)
+			mismatches.push(
+				`${name}: the status reply gives it twice, as "${values.map((value) => maskText(value, secrets)).join('" and "')}"`,
+			);
 	}
 	confirmation.unchecked = unchecked;
 	confirmation.mismatches = mismatches.map((text) => maskText(text, secrets));
@@ -185,7 +215,12 @@ export function interpretStatusOutcome(outcome: GatewayOutcome, claim: CallbackC
 }
 
 /** A field the item reports must be in the reply and equal there; one the item does not report is not compared. */
-function compareExact(mismatches: string[], name: string, claimed: string | undefined, answered: string | undefined): void {
+function compareExact(
+	mismatches: string[],
+	name: string,
+	claimed: string | undefined,
+	answered: string | undefined,
+): void {
 	if (claimed === undefined) return;
 	if (answered === undefined) mismatches.push(`${name}: the status reply carries none, so it cannot be compared`);
 	else if (claimed !== answered) mismatches.push(`${name}: callback "${claimed}", gateway "${answered}"`);
@@ -218,7 +253,8 @@ const CONFIRMATION: ReadonlyArray<readonly [string, FieldName]> = [
 const COMPARED: readonly ItemField[] = ['type', 'amount', 'currency', 'orderid', 'client_orderid', ...DETAILS];
 
 function claimOfField(claim: CallbackClaim, name: ItemField): string | undefined {
-	if (name === 'type' || name === 'amount' || name === 'currency' || name === 'orderid' || name === 'client_orderid') return claim[name];
+	if (name === 'type' || name === 'amount' || name === 'currency' || name === 'orderid' || name === 'client_orderid')
+		return claim[name];
 	return claim.details[name];
 }
 

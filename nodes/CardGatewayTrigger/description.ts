@@ -19,8 +19,18 @@ export const RETURN_WEBHOOK = 'setup';
 // responseData must always be set: without it n8n answers an 'onReceived' webhook with the literal
 // text "firstEntryJson". A callback that started the workflow gets `OK` from n8n, once it is stored.
 // The customer return writes every answer itself, hence 'noData'.
-const callback = { path: CALLBACK_PATH, responseMode: 'onReceived', responseData: FIXED_BODIES[200], isFullPath: false } as const;
-const customerReturn = { path: RETURN_PATH, responseMode: 'onReceived', responseData: 'noData', isFullPath: false } as const;
+const callback = {
+	path: CALLBACK_PATH,
+	responseMode: 'onReceived',
+	responseData: FIXED_BODIES[200],
+	isFullPath: false,
+} as const;
+const customerReturn = {
+	path: RETURN_PATH,
+	responseMode: 'onReceived',
+	responseData: 'noData',
+	isFullPath: false,
+} as const;
 
 // The panel's "Webhook URLs" list shows each URL once, without the method (the gateway may use
 // GET or POST on the same URL), and the /return URL only while Handle Customer Return is on.
@@ -38,8 +48,7 @@ const URL_SHAPE = (path: string) =>
 
 export const properties: INodeProperties[] = [
 	{
-		displayName:
-			`URL to give the gateway: ${URL_SHAPE(CALLBACK_PATH)}. Send it as <code>server_callback_url</code> in each payment request, or as <code>notify_url</code> to also hear about later reversals and chargebacks. The gateway only calls ports 80, 443, 8080 and 8443, so n8n must be reachable on one of them. Nothing is registered at the gateway automatically.`,
+		displayName: `URL to give the gateway: ${URL_SHAPE(CALLBACK_PATH)}. Send it as <code>server_callback_url</code> in each payment request, or as <code>notify_url</code> to also hear about later reversals and chargebacks. The gateway only calls ports 80, 443, 8080 and 8443, so n8n must be reachable on one of them. Nothing is registered at the gateway automatically.`,
 		name: 'callbackUrlNotice',
 		type: 'notice',
 		default: '',
@@ -130,8 +139,7 @@ export const properties: INodeProperties[] = [
 			'Whether to also receive the customer’s browser after 3-D Secure or a hosted payment form (the URL ending in /return, given as redirect_url), redirect it to your success or failure page and start the workflow',
 	},
 	{
-		displayName:
-			`Customer return URL: ${URL_SHAPE(RETURN_PATH)}. Send it as <code>redirect_url</code>. The browser is sent to the success page only when the signed status is approved; forged or unreadable returns go to the failure page and start nothing. Treat the server callback, not the return, as the final word on a payment.`,
+		displayName: `Customer return URL: ${URL_SHAPE(RETURN_PATH)}. Send it as <code>redirect_url</code>. The browser is sent to the success page only when the signed status is approved; forged or unreadable returns go to the failure page and start nothing. Treat the server callback, not the return, as the final word on a payment.`,
 		name: 'returnNotice',
 		type: 'notice',
 		default: '',
@@ -154,7 +162,8 @@ export const properties: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. https://shop.example.com/payment-failed',
-		description: 'Where the customer’s browser goes for any other status, and for a return that fails the signature check',
+		description:
+			'Where the customer’s browser goes for any other status, and for a return that fails the signature check',
 		displayOptions: { show: { customerReturn: [true] } },
 	},
 ];

@@ -23,8 +23,7 @@ export interface IncomingRequest {
 export type FieldSource = 'query' | 'form' | 'json';
 
 export type ReadOutcome =
-	| { ok: true; fields: Record<string, string>; source: FieldSource }
-	| { ok: false; reason: string };
+	{ ok: true; fields: Record<string, string>; source: FieldSource } | { ok: false; reason: string };
 
 /**
  * GET: the query string. POST: the parsed body (form-urlencoded or JSON), falling back to the raw
@@ -39,7 +38,8 @@ export function readCallbackFields(request: IncomingRequest): ReadOutcome {
 
 function readBody(request: IncomingRequest): ReadOutcome {
 	const raw = rawText(request.rawBody);
-	if (raw.bytes > REQUEST_LIMITS.maxBodyBytes) return refuse(`body of ${raw.bytes} bytes is larger than ${REQUEST_LIMITS.maxBodyBytes}`);
+	if (raw.bytes > REQUEST_LIMITS.maxBodyBytes)
+		return refuse(`body of ${raw.bytes} bytes is larger than ${REQUEST_LIMITS.maxBodyBytes}`);
 	const json = /json/i.test(request.contentType ?? '');
 	let outcome: ReadOutcome;
 	if (isPlainObject(request.body) && Object.keys(request.body).length > 0) {
@@ -100,12 +100,14 @@ function fromObject(value: unknown, source: FieldSource): ReadOutcome {
 
 function fromPairs(pairs: Array<[string, string]>, source: FieldSource): ReadOutcome {
 	if (pairs.length === 0) return refuse('no parameters');
-	if (pairs.length > REQUEST_LIMITS.maxFields) return refuse(`${pairs.length} parameters (at most ${REQUEST_LIMITS.maxFields})`);
+	if (pairs.length > REQUEST_LIMITS.maxFields)
+		return refuse(`${pairs.length} parameters (at most ${REQUEST_LIMITS.maxFields})`);
 	for (const [name, value] of pairs) {
 		if (!name || name.length > REQUEST_LIMITS.maxNameLength || !FIELD_NAME.test(name)) {
 			return refuse(`parameter name "${safeName(name)}" is not acceptable`);
 		}
-		if (value.length > REQUEST_LIMITS.maxValueLength) return refuse(`parameter "${name}" is longer than ${REQUEST_LIMITS.maxValueLength} characters`);
+		if (value.length > REQUEST_LIMITS.maxValueLength)
+			return refuse(`parameter "${name}" is longer than ${REQUEST_LIMITS.maxValueLength} characters`);
 	}
 	// Object.fromEntries defines own properties, so a "__proto__" parameter cannot reach the prototype.
 	return { ok: true, fields: Object.fromEntries(pairs), source };

@@ -36,16 +36,34 @@ export async function handleServerCallback(ctx: IWebhookFunctions): Promise<IWeb
 	const verification = verifyCallback(fields, credentials.controlKey);
 	if (!verification.genuine && ctx.getNodeParameter('verifySignature', true) !== false) {
 		const log = verification.reason === 'no-control-key' ? ctx.logger.error : ctx.logger.warn;
-		log.call(ctx.logger, `${LOG_PREFIX} refused a callback (HTTP 403): ${describeVerificationFailure(verification.reason)}`, {
-			method,
-			...logSummary(fields, secrets),
-		});
+		log.call(
+			ctx.logger,
+			`${LOG_PREFIX} refused a callback (HTTP 403): ${describeVerificationFailure(verification.reason)}`,
+			{
+				method,
+				...logSummary(fields, secrets),
+			},
+		);
 		sendFixed(res, 403);
 		return { noWebhookResponse: true };
 	}
-	const item = normaliseCallback(fields, { event: 'serverCallback', method, receivedAt, verified: verification.genuine, secrets });
-	if (!passesFilters({ status: item.status as string, type: (item.type as string | undefined) ?? '' }, filterSettings(ctx))) {
-		ctx.logger.debug(`${LOG_PREFIX} callback acknowledged but filtered out`, { method, ...logSummary(fields, secrets) });
+	const item = normaliseCallback(fields, {
+		event: 'serverCallback',
+		method,
+		receivedAt,
+		verified: verification.genuine,
+		secrets,
+	});
+	if (
+		!passesFilters(
+			{ status: item.status as string, type: (item.type as string | undefined) ?? '' },
+			filterSettings(ctx),
+		)
+	) {
+		ctx.logger.debug(`${LOG_PREFIX} callback acknowledged but filtered out`, {
+			method,
+			...logSummary(fields, secrets),
+		});
 		sendFixed(res, 200);
 		return { noWebhookResponse: true };
 	}
@@ -53,7 +71,12 @@ export async function handleServerCallback(ctx: IWebhookFunctions): Promise<IWeb
 	if (mode === 'emitOnlyWhenConfirmed' || mode === 'emitWithConfirmedFlag') {
 		const record = readCallback(fields);
 		const ids = { orderid: record.orderId ?? '', client_orderid: record.clientOrderId ?? '' };
-		const outcome = await confirmWithStatusQuery(ctx, item, ids, clampTimeout(ctx.getNodeParameter('confirmTimeout', 10)));
+		const outcome = await confirmWithStatusQuery(
+			ctx,
+			item,
+			ids,
+			clampTimeout(ctx.getNodeParameter('confirmTimeout', 10)),
+		);
 		if (outcome.kind === 'retry') {
 			ctx.logger.warn(`${LOG_PREFIX} answered 503 so the gateway resends the callback later: ${outcome.reason}`, {
 				method,
@@ -65,7 +88,8 @@ export async function handleServerCallback(ctx: IWebhookFunctions): Promise<IWeb
 		item.confirmed = outcome.confirmed;
 		item.confirmation = outcome.confirmation;
 		// A confirmed item reports only what the gateway attested; the rest stays in `raw`, as received.
-		if (outcome.confirmed) for (const name of (outcome.confirmation.unchecked as string[] | undefined) ?? []) delete item[name];
+		if (outcome.confirmed)
+			for (const name of (outcome.confirmation.unchecked as string[] | undefined) ?? []) delete item[name];
 		if (!outcome.confirmed && mode === 'emitOnlyWhenConfirmed') {
 			ctx.logger.warn(`${LOG_PREFIX} the status query does not confirm the callback; acknowledged, nothing started`, {
 				method,
@@ -94,7 +118,9 @@ export async function handleCustomerReturn(ctx: IWebhookFunctions): Promise<IWeb
 	const successUrl = redirectTarget(ctx.getNodeParameter('successUrl', ''));
 	const failureUrl = redirectTarget(ctx.getNodeParameter('failureUrl', ''));
 	if (!successUrl || !failureUrl) {
-		ctx.logger.error(`${LOG_PREFIX} Success URL and Failure URL must be absolute http(s) URLs; the customer return was answered 500`);
+		ctx.logger.error(
+			`${LOG_PREFIX} Success URL and Failure URL must be absolute http(s) URLs; the customer return was answered 500`,
+		);
 		sendFixed(res, 500);
 		return { noWebhookResponse: true };
 	}
@@ -109,16 +135,25 @@ export async function handleCustomerReturn(ctx: IWebhookFunctions): Promise<IWeb
 	const secrets = credentialSecrets(credentials);
 	const verification = verifyCallback(fields, credentials.controlKey);
 	if (!verification.genuine && ctx.getNodeParameter('verifySignature', true) !== false) {
-		ctx.logger.warn(`${LOG_PREFIX} sent a customer return to the failure page: ${describeVerificationFailure(verification.reason)}`, {
-			method,
-			...logSummary(fields, secrets),
-		});
+		ctx.logger.warn(
+			`${LOG_PREFIX} sent a customer return to the failure page: ${describeVerificationFailure(verification.reason)}`,
+			{
+				method,
+				...logSummary(fields, secrets),
+			},
+		);
 		sendRedirect(res, failureUrl);
 		return { noWebhookResponse: true };
 	}
 	// Only a signed "approved" reaches the success page, even with verification turned off.
 	const approved = verification.genuine && normaliseStatus(readCallback(fields).status) === 'approved';
-	const item = normaliseCallback(fields, { event: 'customerReturn', method, receivedAt, verified: verification.genuine, secrets });
+	const item = normaliseCallback(fields, {
+		event: 'customerReturn',
+		method,
+		receivedAt,
+		verified: verification.genuine,
+		secrets,
+	});
 	item.redirectedTo = approved ? 'success' : 'failure';
 	sendRedirect(res, approved ? successUrl : failureUrl);
 	if (!passesFilters({ status: item.status as string }, filterSettings(ctx))) {

@@ -47,7 +47,16 @@ export const FIELD_SPELLINGS = Object.fromEntries(
 
 // Every value is scrubbed of card numbers and secrets, identifiers too: a value that reads as a card
 // number (12–19 digits passing the Luhn check) is masked wherever it stands. Checks compare masked forms.
-const TEXT_FIELDS: readonly ItemField[] = ['amount', 'currency', 'errorCode', 'errorMessage', 'approvalCode', 'descriptor', 'processorTxId', 'cardType'];
+const TEXT_FIELDS: readonly ItemField[] = [
+	'amount',
+	'currency',
+	'errorCode',
+	'errorMessage',
+	'approvalCode',
+	'descriptor',
+	'processorTxId',
+	'cardType',
+];
 
 /**
  * A request that spells one field twice with different values is refused: the item reads one

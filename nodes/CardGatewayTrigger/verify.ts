@@ -20,7 +20,8 @@ export function verifyCallback(fields: Readonly<Record<string, string>>, control
 	const signedOrderId = fields.orderid ?? '';
 	const differs = (names: readonly string[], signedValue: string) =>
 		names.some((name) => Object.prototype.hasOwnProperty.call(fields, name) && fields[name] !== signedValue);
-	if (differs(FIELD_SPELLINGS.client_orderid, signedOrder) || differs(FIELD_SPELLINGS.orderid, signedOrderId)) return { genuine: false, reason: 'mismatch' };
+	if (differs(FIELD_SPELLINGS.client_orderid, signedOrder) || differs(FIELD_SPELLINGS.orderid, signedOrderId))
+		return { genuine: false, reason: 'mismatch' };
 	const signed = {
 		status: fields.status,
 		orderid: fields.orderid,

@@ -13,13 +13,32 @@ import {
 
 import { withMoneyEffect } from './moneyEffect';
 import { perRun } from './perRun';
-import { OPERATIONS, operationUrl, type AuthScheme, type GatewayOperation, type OperationId } from './protocol/catalogue';
+import {
+	OPERATIONS,
+	operationUrl,
+	type AuthScheme,
+	type GatewayOperation,
+	type OperationId,
+} from './protocol/catalogue';
 import { controlSignature } from './protocol/control';
 import { GatewayInputError } from './protocol/errors';
 import { maskText } from './protocol/masking';
 import { loadRsaPrivateKey } from './protocol/oauth';
-import { classifyReply, JSON_MEDIA_TYPE, notAGatewayReply, parseGatewayReply, type GatewayFailure, type GatewayReply } from './protocol/reply';
-import { PARSED_RSA_KEY, SIGNING_HEADER, credentialSecrets, encodeForm, type MerchantCredentials } from './protocol/signing';
+import {
+	classifyReply,
+	JSON_MEDIA_TYPE,
+	notAGatewayReply,
+	parseGatewayReply,
+	type GatewayFailure,
+	type GatewayReply,
+} from './protocol/reply';
+import {
+	PARSED_RSA_KEY,
+	SIGNING_HEADER,
+	credentialSecrets,
+	encodeForm,
+	type MerchantCredentials,
+} from './protocol/signing';
 
 export const CREDENTIAL_TYPE = 'cardGatewayApi';
 
@@ -48,9 +67,7 @@ export interface GatewayCall {
  * (timeouts, resets, HTTP 5xx, redirects, bodies that are not a gateway reply, replies about
  * another order); `nothingSent` is true only when no connection could be opened at all.
  */
-export type GatewayOutcome =
-	| { kind: 'reply'; reply: GatewayReply; failure?: GatewayFailure }
-	| LostReply;
+export type GatewayOutcome = { kind: 'reply'; reply: GatewayReply; failure?: GatewayFailure } | LostReply;
 
 export interface LostReply {
 	kind: 'lost';
@@ -161,12 +178,16 @@ export async function buildGatewayRequest(ctx: GatewayContext, call: GatewayCall
 	const fields = call.fields.filter(([, value]) => value !== undefined && value !== '');
 	const body: Array<readonly [string, string]> = [...fields];
 	if (auth === 'control') {
-		if (!operation.control) throw new NodeOperationError(ctx.getNode(), `${operation.name} has no control formula`, { itemIndex: call.itemIndex });
+		if (!operation.control)
+			throw new NodeOperationError(ctx.getNode(), `${operation.name} has no control formula`, {
+				itemIndex: call.itemIndex,
+			});
 		const control = withInputErrors(ctx, call.itemIndex, () =>
 			controlSignature(
 				operation.control!,
 				{
-					endpointId: endpoint.endpointGroupId && operation.groupCapable ? endpoint.endpointGroupId : endpoint.endpointId ?? '',
+					endpointId:
+						endpoint.endpointGroupId && operation.groupCapable ? endpoint.endpointGroupId : (endpoint.endpointId ?? ''),
 					login: credentials.login,
 					fields: Object.fromEntries(fields),
 				},
@@ -207,8 +228,14 @@ export async function sendGatewayRequest(ctx: GatewayContext, built: BuiltGatewa
 	let response: IN8nHttpFullResponse;
 	try {
 		// The credential this run already read: n8n would otherwise read and decrypt it again for every request.
-		const credentialsDecrypted = { ...credentialRef(ctx), type: CREDENTIAL_TYPE, data: credentials as unknown as ICredentialDataDecryptedObject };
-		response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, request, { credentialsDecrypted })) as IN8nHttpFullResponse;
+		const credentialsDecrypted = {
+			...credentialRef(ctx),
+			type: CREDENTIAL_TYPE,
+			data: credentials as unknown as ICredentialDataDecryptedObject,
+		};
+		response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, request, {
+			credentialsDecrypted,
+		})) as IN8nHttpFullResponse;
 	} catch (error) {
 		if (error instanceof GatewayInputError) throw inputError(ctx, error, built.itemIndex);
 		return unreachable(error, credentials);
@@ -216,15 +243,26 @@ export async function sendGatewayRequest(ctx: GatewayContext, built: BuiltGatewa
 	const contentType = String(response.headers?.['content-type'] ?? '');
 	const reply = parseGatewayReply(response.statusCode, contentType, response.body);
 	if (reply.httpStatus >= 500) {
-		return lost(`HTTP ${reply.httpStatus}`, `the gateway answered HTTP ${reply.httpStatus}`, classifyReply(reply)?.message ?? '');
+		return lost(
+			`HTTP ${reply.httpStatus}`,
+			`the gateway answered HTTP ${reply.httpStatus}`,
+			classifyReply(reply)?.message ?? '',
+		);
 	}
 	const foreign = notAGatewayReply(reply, {
 		clientOrderId: operation.orderIdField ? fieldValue(fields, operation.orderIdField) : undefined,
 		orderId: fieldValue(fields, 'orderid'),
 	});
 	if (foreign) {
-		const refused = reply.httpStatus === 401 || reply.httpStatus === 403 ? ' (a refusal of the signature, but not in a gateway reply)' : '';
-		return lost(`HTTP ${reply.httpStatus}`, `the answer was ${foreign}${refused}`, contentType ? `content type ${contentType}` : 'no content type');
+		const refused =
+			reply.httpStatus === 401 || reply.httpStatus === 403
+				? ' (a refusal of the signature, but not in a gateway reply)'
+				: '';
+		return lost(
+			`HTTP ${reply.httpStatus}`,
+			`the answer was ${foreign}${refused}`,
+			contentType ? `content type ${contentType}` : 'no content type',
+		);
 	}
 	return { kind: 'reply', reply, failure: classifyReply(reply) };
 }
@@ -243,7 +281,13 @@ function fieldValue(fields: ReadonlyArray<readonly [string, string]>, name: stri
 }
 
 /** The request URL; a base URL that is not http(s) is refused before anything is sent. */
-function checkedUrl(ctx: GatewayContext, baseUrl: string, operation: GatewayOperation, endpoint: EndpointChoice, itemIndex?: number): string {
+function checkedUrl(
+	ctx: GatewayContext,
+	baseUrl: string,
+	operation: GatewayOperation,
+	endpoint: EndpointChoice,
+	itemIndex?: number,
+): string {
 	let parsed: URL | undefined;
 	try {
 		parsed = new URL(String(baseUrl ?? '').trim());
@@ -252,10 +296,15 @@ function checkedUrl(ctx: GatewayContext, baseUrl: string, operation: GatewayOper
 	}
 	if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') || !parsed.hostname) {
 		throw withMoneyEffect(
-			new NodeOperationError(ctx.getNode(), 'The credential\'s "Base URL" is not an absolute http(s) URL; nothing was sent', {
-				itemIndex,
-				description: 'Set the Base URL to the gateway address up to /paynet, e.g. https://sandbox.example.com/paynet.',
-			}),
+			new NodeOperationError(
+				ctx.getNode(),
+				'The credential\'s "Base URL" is not an absolute http(s) URL; nothing was sent',
+				{
+					itemIndex,
+					description:
+						'Set the Base URL to the gateway address up to /paynet, e.g. https://sandbox.example.com/paynet.',
+				},
+			),
 			'notSent',
 		);
 	}
@@ -266,7 +315,11 @@ function checkedTimeout(ctx: GatewayContext, timeoutMs: number | undefined, item
 	const timeout = timeoutMs ?? DEFAULT_TIMEOUT_MS;
 	if (!Number.isFinite(timeout) || timeout < 1 || timeout > MAX_TIMEOUT_MS) {
 		throw withMoneyEffect(
-			new NodeOperationError(ctx.getNode(), `"Timeout (Seconds)" must be between 0.001 and ${Math.floor(MAX_TIMEOUT_MS / 1000)}; nothing was sent`, { itemIndex }),
+			new NodeOperationError(
+				ctx.getNode(),
+				`"Timeout (Seconds)" must be between 0.001 and ${Math.floor(MAX_TIMEOUT_MS / 1000)}; nothing was sent`,
+				{ itemIndex },
+			),
 			'notSent',
 		);
 	}
@@ -274,14 +327,23 @@ function checkedTimeout(ctx: GatewayContext, timeoutMs: number | undefined, item
 }
 
 /** The gateway's refusal as the error n8n shows: its message and code, nothing the user sent. */
-export function gatewayError(ctx: GatewayContext, failure: GatewayFailure, itemIndex?: number, context = ''): NodeApiError {
+export function gatewayError(
+	ctx: GatewayContext,
+	failure: GatewayFailure,
+	itemIndex?: number,
+	context = '',
+): NodeApiError {
 	const code = failure.code ? ` (code ${failure.code})` : '';
-	return new NodeApiError(ctx.getNode(), { type: failure.type ?? failure.kind, message: failure.message, code: failure.code ?? null } as JsonObject, {
-		message: `${context}${failure.message}${code}`,
-		description: failure.serialNumber ? `Gateway serial number ${failure.serialNumber}` : undefined,
-		httpCode: String(failure.httpStatus),
-		itemIndex,
-	});
+	return new NodeApiError(
+		ctx.getNode(),
+		{ type: failure.type ?? failure.kind, message: failure.message, code: failure.code ?? null } as JsonObject,
+		{
+			message: `${context}${failure.message}${code}`,
+			description: failure.serialNumber ? `Gateway serial number ${failure.serialNumber}` : undefined,
+			httpCode: String(failure.httpStatus),
+			itemIndex,
+		},
+	);
 }
 
 export function inputError(ctx: GatewayContext, error: GatewayInputError, itemIndex?: number): NodeOperationError {
@@ -304,13 +366,20 @@ export function withInputErrors<T>(ctx: GatewayContext, itemIndex: number | unde
 function resolveEndpoint(ctx: GatewayContext, credentials: MerchantCredentials, call: GatewayCall): EndpointChoice {
 	const endpointId = String(call.endpoint?.endpointId || credentials.endpointId || '').trim();
 	const endpointGroupId = String(call.endpoint?.endpointGroupId ?? credentials.endpointGroupId ?? '').trim();
-	for (const [name, value] of [['Endpoint ID', endpointId], ['Endpoint Group ID', endpointGroupId]] as const) {
+	for (const [name, value] of [
+		['Endpoint ID', endpointId],
+		['Endpoint Group ID', endpointGroupId],
+	] as const) {
 		if (value && !/^\d{1,19}$/.test(value)) {
-			throw new NodeOperationError(ctx.getNode(), `"${name}" must be a whole number, got "${value}"`, { itemIndex: call.itemIndex });
+			throw new NodeOperationError(ctx.getNode(), `"${name}" must be a whole number, got "${value}"`, {
+				itemIndex: call.itemIndex,
+			});
 		}
 	}
 	if (!endpointId && !(endpointGroupId && OPERATIONS[call.operation].groupCapable)) {
-		throw new NodeOperationError(ctx.getNode(), 'No endpoint ID: set one in the credential or in the node', { itemIndex: call.itemIndex });
+		throw new NodeOperationError(ctx.getNode(), 'No endpoint ID: set one in the credential or in the node', {
+			itemIndex: call.itemIndex,
+		});
 	}
 	return { endpointId, endpointGroupId: endpointGroupId || undefined };
 }
@@ -320,7 +389,11 @@ function resolveEndpoint(ctx: GatewayContext, credentials: MerchantCredentials, 
  * NodeApiError indistinguishable from a network failure. A credential that cannot sign is
  * therefore refused here, before anything is sent, so it never looks like a lost reply.
  */
-function checkSigningMaterial(ctx: GatewayContext, auth: 'oauth-hmac-sha1' | 'oauth-rsa-sha256', credentials: MerchantCredentials): KeyObject | undefined {
+function checkSigningMaterial(
+	ctx: GatewayContext,
+	auth: 'oauth-hmac-sha1' | 'oauth-rsa-sha256',
+	credentials: MerchantCredentials,
+): KeyObject | undefined {
 	if (!credentials.login) throw new GatewayInputError('login', 'The credential has no merchant login');
 	if (auth === 'oauth-hmac-sha1' && !credentials.controlKey) {
 		throw new GatewayInputError('controlKey', 'HMAC-SHA1 signing needs the merchant control key');
@@ -332,7 +405,9 @@ export function unreachable(error: unknown, credentials: MerchantCredentials): L
 	// n8n wraps network errors in NodeApiError and keeps their code in httpCode.
 	const cause = error as { code?: string; cause?: { code?: string }; httpCode?: string; message?: string };
 	// n8n's SSRF protection refuses the address when it resolves the host name, before any connection.
-	const code = blockedBySsrfProtection(error) ? SSRF_BLOCKED : (cause.code ?? cause.cause?.code ?? cause.httpCode ?? 'UNKNOWN');
+	const code = blockedBySsrfProtection(error)
+		? SSRF_BLOCKED
+		: (cause.code ?? cause.cause?.code ?? cause.httpCode ?? 'UNKNOWN');
 	return {
 		kind: 'lost',
 		code,
@@ -342,9 +417,12 @@ export function unreachable(error: unknown, credentials: MerchantCredentials): L
 	};
 }
 
-
 function blockedBySsrfProtection(error: unknown): boolean {
-	for (let link = error as { name?: unknown; cause?: unknown } | undefined, depth = 0; link && depth < 5; link = link.cause as typeof link, depth++) {
+	for (
+		let link = error as { name?: unknown; cause?: unknown } | undefined, depth = 0;
+		link && depth < 5;
+		link = link.cause as typeof link, depth++
+	) {
 		if (link.name === 'SsrfBlockedIpError') return true;
 	}
 	return false;

@@ -50,7 +50,8 @@ function chargeBack(state, orderid, body) {
 	let amount = left;
 	if (body && body.amount !== undefined) {
 		amount = amountMinorOf(String(body.amount), order.currency);
-		if (amount <= 0 || amount > left) fail(E_STATE, `Chargeback amount must be between 0 and ${formatMinor(left, order.currency)}`);
+		if (amount <= 0 || amount > left)
+			fail(E_STATE, `Chargeback amount must be between 0 and ${formatMinor(left, order.currency)}`);
 	}
 	order.chargedBackMinor += amount;
 	addTransaction(order, null, 'chargeback', amount);
@@ -71,7 +72,8 @@ function forceFinalStatus(state, orderid, body) {
 	if (wanted && !['approved', 'declined', 'error', 'filtered', 'unknown'].includes(wanted)) {
 		fail(E_FIELD, `status must be approved, declined, error, filtered or unknown`);
 	}
-	if (order.finalized && order.status !== 'unknown') fail(E_STATE, `Order ${orderid} is already final (${order.status})`);
+	if (order.finalized && order.status !== 'unknown')
+		fail(E_STATE, `Order ${orderid} is already final (${order.status})`);
 	if (order.finalized) {
 		order.finalized = false;
 		order.outcome = { status: wanted || 'approved' };
@@ -81,9 +83,14 @@ function forceFinalStatus(state, orderid, body) {
 	if (order.threeDS && order.threeDS.pending) order.threeDS.pending = false;
 	if (!order.outcome) order.outcome = { status: 'approved' };
 	if (wanted) {
-		order.outcome = wanted === 'approved' ? { status: wanted } : {
-			status: wanted, errorCode: order.outcome.errorCode || '100', errorMessage: order.outcome.errorMessage || 'Declined by issuer',
-		};
+		order.outcome =
+			wanted === 'approved'
+				? { status: wanted }
+				: {
+						status: wanted,
+						errorCode: order.outcome.errorCode || '100',
+						errorMessage: order.outcome.errorMessage || 'Declined by issuer',
+					};
 	}
 	order.pollsLeft = 0;
 	finalize(state, order);
@@ -136,14 +143,28 @@ function adminView(order) {
 		voided: order.voided,
 		cleared: order.cleared,
 		paid: Boolean(order.paid),
-		card: order.card ? { masked: order.card.masked, bin: order.card.bin, lastFour: order.card.lastFour, type: order.card.type, holder: order.card.holder, expMonth: order.card.expMonth, expYear: order.card.expYear } : null,
+		card: order.card
+			? {
+					masked: order.card.masked,
+					bin: order.card.bin,
+					lastFour: order.card.lastFour,
+					type: order.card.type,
+					holder: order.card.holder,
+					expMonth: order.card.expMonth,
+					expYear: order.card.expYear,
+				}
+			: null,
 		cardRefId: order.cardRefId,
 		sourceCardRefId: order.sourceCardRefId,
 		recurringPaymentId: order.recurringPaymentId,
 		urls: order.urls,
 		params: order.params,
 		transactions: order.transactions.map((transaction) => ({
-			serial: transaction.serial, type: transaction.type, status: transaction.status, amount: decimal(transaction.amountMinor), at: transaction.at,
+			serial: transaction.serial,
+			type: transaction.type,
+			status: transaction.status,
+			amount: decimal(transaction.amountMinor),
+			at: transaction.at,
 		})),
 		createdAt: order.createdAt,
 	};

@@ -45,7 +45,8 @@ function resolveScope(state, request) {
  */
 function authenticate(state, request, scope) {
 	const { definition, params } = request;
-	const useOAuth = definition.auth === 'oauth' || (definition.oauthMethods && /^\s*OAuth\s/i.test(request.authorization || ''));
+	const useOAuth =
+		definition.auth === 'oauth' || (definition.oauthMethods && /^\s*OAuth\s/i.test(request.authorization || ''));
 	/** @type {Merchant | undefined} */
 	let merchant;
 	/** @type {number | null} */
@@ -76,15 +77,20 @@ function authenticate(state, request, scope) {
 			if (merchant !== scope.owner) fail(E_AUTH, `${scope.label} does not belong to merchant ${merchant.login}`);
 		} else {
 			merchant = scope.owner;
-			if (params.login && params.login !== merchant.login) fail(E_AUTH, `${scope.label} does not belong to merchant ${params.login}`);
+			if (params.login && params.login !== merchant.login)
+				fail(E_AUTH, `${scope.label} does not belong to merchant ${params.login}`);
 		}
 		requireFields(definition, params);
 		if (!params.control) fail(E_FIELD, "Field 'control' is required");
 		const amountRule = formula.amountRule;
-		if (amountRule === 'always' || (amountRule && params.amount)) amountMinor = amountMinorOf(params.amount, params.currency);
+		if (amountRule === 'always' || (amountRule && params.amount))
+			amountMinor = amountMinorOf(params.amount, params.currency);
 		const clientOrderId = field(params, formula.clientOrderIdField);
 		const concatenation = formula.concatenate({
-			endpointOrGroupId: request.endpointOrGroupId, params, clientOrderId: clientOrderId || '', ...signedMoney(state, definition, params, merchant),
+			endpointOrGroupId: request.endpointOrGroupId,
+			params,
+			clientOrderId: clientOrderId || '',
+			...signedMoney(state, definition, params, merchant),
 		});
 		if (!controlMatches(state.verifier, concatenation + merchant.controlKey, params.control)) {
 			fail(E_AUTH, 'Control signature mismatch');
@@ -120,7 +126,8 @@ function requireFields(definition, params) {
 function signedMoney(state, definition, params, merchant) {
 	const amountRule = definition.formula && definition.formula.amountRule;
 	if (!amountRule) return { hundredths: '', currency: '' };
-	if (amountRule === 'always' || params.amount) return { hundredths: hundredthsOf(params.amount), currency: params.currency || '' };
+	if (amountRule === 'always' || params.amount)
+		return { hundredths: hundredthsOf(params.amount), currency: params.currency || '' };
 	if (definition.amountFromOrder && state.options.captureControl !== 'if-sent') {
 		const order = state.store.orders.get(String(params.orderid));
 		if (order && order.merchant === merchant) {

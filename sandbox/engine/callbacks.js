@@ -58,7 +58,10 @@ function queueCallback(state, order, callback) {
 		params,
 		definition: callback.definition,
 		/** @param {Record<string, string>} fields @param {boolean} wrong */
-		sign: (fields, wrong) => state.verifier.sha1Hex(fields.status + fields.orderid + fields.merchant_order + controlKey + (wrong ? '-wrong' : '')),
+		sign: (fields, wrong) =>
+			state.verifier.sha1Hex(
+				fields.status + fields.orderid + fields.merchant_order + controlKey + (wrong ? '-wrong' : ''),
+			),
 	});
 }
 

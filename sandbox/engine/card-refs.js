@@ -28,7 +28,11 @@ function createCardReference(state, context) {
 	};
 	if (context.definition.v4) {
 		if (!order.recurringPaymentId) {
-			const recurringPayment = newRecurringPayment(state, context, { cardRefId: cardReference.id, clientOrderId: order.clientOrderId, endpointId: order.endpointId });
+			const recurringPayment = newRecurringPayment(state, context, {
+				cardRefId: cardReference.id,
+				clientOrderId: order.clientOrderId,
+				endpointId: order.endpointId,
+			});
 			order.recurringPaymentId = recurringPayment.id;
 		}
 		reply['recurring-payment-id'] = order.recurringPaymentId;

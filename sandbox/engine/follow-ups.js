@@ -46,12 +46,16 @@ function followUpAmount(context, order) {
 function capture(state, context) {
 	const order = findOrder(state, context);
 	const amount = followUpAmount(context, order);
-	if (order.kind !== 'preauth') fail(E_STATE, `Capture is only allowed on a preauth (order ${order.orderid} is a ${order.kind})`);
+	if (order.kind !== 'preauth')
+		fail(E_STATE, `Capture is only allowed on a preauth (order ${order.orderid} is a ${order.kind})`);
 	requireFinalApproved(order, 'Capture');
 	if (order.heldMinor <= 0) fail(E_STATE, `Nothing left to capture on order ${order.orderid}`);
 	const take = amount == null ? order.heldMinor : amount;
 	if (take > order.heldMinor) {
-		fail(E_STATE, `Capture amount ${formatMinor(take, order.currency)} exceeds the held ${formatMinor(order.heldMinor, order.currency)}`);
+		fail(
+			E_STATE,
+			`Capture amount ${formatMinor(take, order.currency)} exceeds the held ${formatMinor(order.heldMinor, order.currency)}`,
+		);
 	}
 	order.heldMinor -= take;
 	order.chargedMinor += take;
@@ -71,7 +75,8 @@ function voidOrder(state, context) {
 	requireFinalApproved(order, 'Void');
 	if (order.voided) fail(E_STATE, `Order ${order.orderid} is already voided`);
 	if (order.cleared) fail(E_STATE, `Void is not allowed: order ${order.orderid} is already cleared (settled)`);
-	if (order.refundedMinor > 0 || order.chargedBackMinor > 0) fail(E_STATE, 'Void is not allowed after a return or chargeback (full amount only)');
+	if (order.refundedMinor > 0 || order.chargedBackMinor > 0)
+		fail(E_STATE, 'Void is not allowed after a return or chargeback (full amount only)');
 	const amount = refundable(order) + order.heldMinor;
 	if (amount <= 0) fail(E_STATE, `Nothing left to void on order ${order.orderid}`);
 	order.voidedMinor += refundable(order);
@@ -107,7 +112,10 @@ function returnOrder(state, context) {
 	if (left <= 0) fail(E_STATE, `Nothing left to return on order ${order.orderid}`);
 	const take = amount == null ? left : amount;
 	if (take > left) {
-		fail(E_STATE, `Return amount ${formatMinor(take, order.currency)} exceeds the refundable ${formatMinor(left, order.currency)}`);
+		fail(
+			E_STATE,
+			`Return amount ${formatMinor(take, order.currency)} exceeds the refundable ${formatMinor(left, order.currency)}`,
+		);
 	}
 	order.refundedMinor += take;
 	addTransaction(order, context, 'reversal', take);

@@ -102,8 +102,10 @@ function withAmountText(order) {
  */
 function showFormPage(state, orderid, baseUrl) {
 	const order = orderForPage(state, orderid);
-	if (!order || !order.form) return { status: 404, html: pages.messagePage('Not found', `No form for order ${orderid}`) };
-	if (!order.form.pending) return { status: 409, html: pages.messagePage('Payment form', `Order ${orderid} is already completed`) };
+	if (!order || !order.form)
+		return { status: 404, html: pages.messagePage('Not found', `No form for order ${orderid}`) };
+	if (!order.form.pending)
+		return { status: 409, html: pages.messagePage('Payment form', `Order ${orderid} is already completed`) };
 	return { status: 200, html: pages.formPage(withAmountText(order), `${baseUrl}/sandbox/form/${order.orderid}`) };
 }
 
@@ -118,15 +120,20 @@ function showFormPage(state, orderid, baseUrl) {
  */
 function submitFormPage(state, orderid, fields, baseUrl) {
 	const order = orderForPage(state, orderid);
-	if (!order || !order.form) return { status: 404, html: pages.messagePage('Not found', `No form for order ${orderid}`) };
-	if (!order.form.pending) return { status: 409, html: pages.messagePage('Payment form', `Order ${orderid} is already completed`) };
+	if (!order || !order.form)
+		return { status: 404, html: pages.messagePage('Not found', `No form for order ${orderid}`) };
+	if (!order.form.pending)
+		return { status: 409, html: pages.messagePage('Payment form', `Order ${orderid} is already completed`) };
 	const payout = order.kind === 'payout';
 	let card;
 	try {
 		card = validateCard(fields, { cvvRequired: !payout });
 	} catch (e) {
 		if (!(e instanceof GatewayError)) throw e;
-		return { status: 400, html: pages.formPage(withAmountText(order), `${baseUrl}/sandbox/form/${order.orderid}`, e.message) };
+		return {
+			status: 400,
+			html: pages.formPage(withAmountText(order), `${baseUrl}/sandbox/form/${order.orderid}`, e.message),
+		};
 	}
 	order.card = card;
 	order.form.pending = false;

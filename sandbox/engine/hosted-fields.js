@@ -42,9 +42,19 @@ function saleWithToken(state, context) {
 	if (context.amountMinor === null || !(context.amountMinor > 0)) fail(E_FIELD, 'Amount must be greater than zero');
 	ticket.spent = true;
 	const card = params.card_printed_name ? { ...ticket.card, holder: params.card_printed_name } : ticket.card;
-	const order = newOrder(state, context, { endpoint, currency: endpoint.currency, amountMinor: context.amountMinor, card, outcome: { ...ticket.outcome } });
+	const order = newOrder(state, context, {
+		endpoint,
+		currency: endpoint.currency,
+		amountMinor: context.amountMinor,
+		card,
+		outcome: { ...ticket.outcome },
+	});
 	// No type, and paynet-order-id a number here only: the shape of the v4 sale reply (gateway.ts).
-	order.reply = { 'paynet-order-id': Number(order.orderid), 'merchant-order-id': order.clientOrderId, 'serial-number': context.serial };
+	order.reply = {
+		'paynet-order-id': Number(order.orderid),
+		'merchant-order-id': order.clientOrderId,
+		'serial-number': context.serial,
+	};
 	settle(state, order);
 	return order.reply;
 }

@@ -21,8 +21,13 @@ const { clientOrderIdOf, field } = require('./params');
 const FINAL_WITH_CALLBACK = new Set(['approved', 'declined', 'error', 'filtered']);
 /** @type {Record<string, string>} */
 const STAGE_PREFIX = {
-	sale: 'sale', preauth: 'auth', verify: 'verify', payout: 'payout', 'payout-check': 'payout_check',
-	transfer: 'transfer', eligibility: 'eligibility',
+	sale: 'sale',
+	preauth: 'auth',
+	verify: 'verify',
+	payout: 'payout',
+	'payout-check': 'payout_check',
+	transfer: 'transfer',
+	eligibility: 'eligibility',
 };
 
 /**
@@ -36,7 +41,11 @@ function endpointFor(scope, currency) {
 	const endpoints = scope.group ? scope.group.endpoints : [/** @type {Endpoint} */ (scope.endpoint)];
 	if (!currency) return endpoints[0];
 	const endpoint = endpoints.find((candidate) => candidate.currency === currencyCode);
-	if (!endpoint) fail(E_FIELD, `Currency ${currencyCode} is not accepted by ${scope.label} (${endpoints.map((e) => e.currency).join(', ')})`);
+	if (!endpoint)
+		fail(
+			E_FIELD,
+			`Currency ${currencyCode} is not accepted by ${scope.label} (${endpoints.map((e) => e.currency).join(', ')})`,
+		);
 	return endpoint;
 }
 
@@ -128,7 +137,11 @@ function newOrder(state, context, fields) {
 		reply: null,
 	};
 	order.transactions.push({
-		serial: context.serial, type: /** @type {string} */ (definition.transactionType), status: 'processing', amountMinor: order.amountMinor, at: order.createdAt,
+		serial: context.serial,
+		type: /** @type {string} */ (definition.transactionType),
+		status: 'processing',
+		amountMinor: order.amountMinor,
+		at: order.createdAt,
 	});
 	const stayFault = fields.noStay ? null : state.faults.take('stay-processing', definition);
 	if (stayFault) order.stayProcessing = stayFault.id;
@@ -168,7 +181,9 @@ function replayReply(order, serial) {
  * @param {Order} order
  */
 function isHeldBack(order) {
-	return Boolean(order.stayProcessing || (order.threeDS && order.threeDS.pending) || (order.form && order.form.pending));
+	return Boolean(
+		order.stayProcessing || (order.threeDS && order.threeDS.pending) || (order.form && order.form.pending),
+	);
 }
 
 /**
@@ -238,7 +253,13 @@ function recordInLedger(state, order, kind, amountMinor) {
  */
 function addTransaction(order, context, type, amountMinor) {
 	/** @type {Transaction} */
-	const transaction = { serial: context ? context.serial : null, type, status: 'approved', amountMinor, at: new Date().toISOString() };
+	const transaction = {
+		serial: context ? context.serial : null,
+		type,
+		status: 'approved',
+		amountMinor,
+		at: new Date().toISOString(),
+	};
 	order.transactions.push(transaction);
 	return transaction;
 }
@@ -268,7 +289,10 @@ function netAmount(order) {
  */
 function requireFinalApproved(order, what) {
 	if (!order.finalized || order.status !== 'approved') {
-		fail(E_STATE, `${what} is not allowed: order ${order.orderid} is not in a final approved status (${order.finalized ? order.status : 'processing'})`);
+		fail(
+			E_STATE,
+			`${what} is not allowed: order ${order.orderid} is not in a final approved status (${order.finalized ? order.status : 'processing'})`,
+		);
 	}
 }
 
@@ -289,6 +313,18 @@ function orderStage(order) {
 }
 
 module.exports = {
-	endpointFor, findOrder, newOrder, asyncReply, replayReply, isHeldBack, settle, finalize, recordInLedger,
-	addTransaction, refundable, netAmount, requireFinalApproved, orderStage,
+	endpointFor,
+	findOrder,
+	newOrder,
+	asyncReply,
+	replayReply,
+	isHeldBack,
+	settle,
+	finalize,
+	recordInLedger,
+	addTransaction,
+	refundable,
+	netAmount,
+	requireFinalApproved,
+	orderStage,
 };

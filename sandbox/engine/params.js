@@ -22,7 +22,8 @@ const ALIASES = {
  * @returns {string | undefined}
  */
 function field(params, name) {
-	for (const spelling of ALIASES[name] || [name]) if (params[spelling] !== undefined && params[spelling] !== '') return params[spelling];
+	for (const spelling of ALIASES[name] || [name])
+		if (params[spelling] !== undefined && params[spelling] !== '') return params[spelling];
 	return undefined;
 }
 
@@ -33,7 +34,9 @@ function field(params, name) {
  * @param {Params} params
  */
 function clientOrderIdOf(definition, params) {
-	return definition.name === 'pan-eligibility/send' ? field(params, 'client-order-id') : field(params, 'client_orderid');
+	return definition.name === 'pan-eligibility/send'
+		? field(params, 'client-order-id')
+		: field(params, 'client_orderid');
 }
 
 module.exports = { field, clientOrderIdOf, ALIASES };

@@ -54,9 +54,16 @@ function startPayment(state, context) {
 	if (params.cvv2 && !/^\d{3,4}$/.test(params.cvv2)) fail(E_FIELD, 'Invalid cvv2');
 	if (definition.destination) requireDestination(state, definition, params, merchant);
 	if (definition.kind === 'eligibility') {
-		if (params['sending-card-number'] && !cards.luhnValid(params['sending-card-number'])) fail(E_FIELD, "Invalid card number in 'sending-card-number'");
+		if (params['sending-card-number'] && !cards.luhnValid(params['sending-card-number']))
+			fail(E_FIELD, "Invalid card number in 'sending-card-number'");
 		if (params['sending-card-ref-id']) card = findCardReference(state, merchant, params['sending-card-ref-id']).card;
-		else if (params['sending-card-number']) card = cards.cardSummary(params['sending-card-number'], params.expire_month, params.expire_year, params['card-printed-name']);
+		else if (params['sending-card-number'])
+			card = cards.cardSummary(
+				params['sending-card-number'],
+				params.expire_month,
+				params.expire_year,
+				params['card-printed-name'],
+			);
 	}
 
 	const outcome = cards.cvvOutcome(params.cvv2);
@@ -80,7 +87,14 @@ function verifyAccountNow(state, context) {
 	const card = validateCard(params, {});
 	const outcome = cards.cvvOutcome(params.cvv2);
 	delete outcome.threeDS;
-	const order = newOrder(state, context, { endpoint, currency: endpoint.currency, amountMinor: 0, card, outcome, noStay: true });
+	const order = newOrder(state, context, {
+		endpoint,
+		currency: endpoint.currency,
+		amountMinor: 0,
+		card,
+		outcome,
+		noStay: true,
+	});
 	order.pollsLeft = 0;
 	finalize(state, order);
 	if (order.status === 'approved') makeCardReference(state, order);

@@ -13,17 +13,30 @@ const { findCardReference } = require('./stored-credentials');
 
 // The complete destinations each kind of request may name; one of them must be there.
 /** @type {Destination} */
-const CARD = { name: 'a card (credit_card_number, expire_month, expire_year)', present: (params) => params.credit_card_number && params.expire_month && params.expire_year };
+const CARD = {
+	name: 'a card (credit_card_number, expire_month, expire_year)',
+	present: (params) => params.credit_card_number && params.expire_month && params.expire_year,
+};
 /** @type {Destination} */
 const BANK = { name: 'a bank account (account_number)', present: (params) => params.account_number };
 /** @type {Destination} */
-const CARD_REF = { name: 'a card reference (destination-card-ref-id)', present: (params) => params['destination-card-ref-id'] };
+const CARD_REF = {
+	name: 'a card reference (destination-card-ref-id)',
+	present: (params) => params['destination-card-ref-id'],
+};
 /** @type {Destination} */
 const CARD_NO = { name: 'a card number (destination-card-no)', present: (params) => params['destination-card-no'] };
 /** @type {Destination} */
-const RECURRING = { name: 'a recurring payment (destination_card_recurring_payment_id)', present: (params) => params.destination_card_recurring_payment_id };
+const RECURRING = {
+	name: 'a recurring payment (destination_card_recurring_payment_id)',
+	present: (params) => params.destination_card_recurring_payment_id,
+};
 /** @type {Record<string, Destination[]>} keyed by CommandDefinition.destination */
-const DESTINATIONS = { payout: [CARD, BANK, CARD_REF], transfer: [CARD_NO, CARD_REF, RECURRING], 'card-ref': [CARD_REF] };
+const DESTINATIONS = {
+	payout: [CARD, BANK, CARD_REF],
+	transfer: [CARD_NO, CARD_REF, RECURRING],
+	'card-ref': [CARD_REF],
+};
 
 /**
  * A payout or transfer without a complete destination is refused, as a real gateway refuses it.
@@ -35,9 +48,13 @@ const DESTINATIONS = { payout: [CARD, BANK, CARD_REF], transfer: [CARD_NO, CARD_
 function requireDestination(state, definition, params, merchant) {
 	const destinations = DESTINATIONS[/** @type {string} */ (definition.destination)];
 	if (!destinations.some((destination) => destination.present(params))) {
-		fail(E_FIELD, `No complete destination for the ${definition.kind}: send ${destinations.map((destination) => destination.name).join(', or ')}`);
+		fail(
+			E_FIELD,
+			`No complete destination for the ${definition.kind}: send ${destinations.map((destination) => destination.name).join(', or ')}`,
+		);
 	}
-	if (params['destination-card-no'] && !cards.luhnValid(params['destination-card-no'])) fail(E_FIELD, "Invalid card number in 'destination-card-no'");
+	if (params['destination-card-no'] && !cards.luhnValid(params['destination-card-no']))
+		fail(E_FIELD, "Invalid card number in 'destination-card-no'");
 	if (params['destination-card-ref-id']) findCardReference(state, merchant, params['destination-card-ref-id']);
 }
 
@@ -48,9 +65,14 @@ function requireDestination(state, definition, params, merchant) {
 function payCheckedPayout(state, context) {
 	const { params, scope, merchant } = context;
 	const clientOrderId = field(params, 'client_orderid');
-	const order = params.orderid ? state.store.orders.get(String(params.orderid)) : state.store.findByClientId(scope.key, clientOrderId);
+	const order = params.orderid
+		? state.store.orders.get(String(params.orderid))
+		: state.store.findByClientId(scope.key, clientOrderId);
 	if (!order || order.merchant !== merchant || order.clientOrderId !== clientOrderId || order.kind !== 'payout-check') {
-		fail(E_NOT_FOUND, `No payout check found for client_orderid ${clientOrderId}${params.orderid ? ` / orderid ${params.orderid}` : ''}`);
+		fail(
+			E_NOT_FOUND,
+			`No payout check found for client_orderid ${clientOrderId}${params.orderid ? ` / orderid ${params.orderid}` : ''}`,
+		);
 	}
 	if (order.paid) return { ...order.paid.reply, 'serial-number': context.serial };
 	if (!order.finalized || order.status !== 'approved') {

@@ -45,7 +45,13 @@ function createRecurringPayment(state, context) {
 	const cardRefId = params['card-ref-id'] || params.cardrefid;
 	if (cardRefId) findCardReference(state, merchant, cardRefId);
 	const endpoint = endpointFor(scope, params.currency);
-	const recurringPayment = newRecurringPayment(state, context, { clientOrderId, cardRefId, card, fields: maskParams(params), endpointId: endpoint.id });
+	const recurringPayment = newRecurringPayment(state, context, {
+		clientOrderId,
+		cardRefId,
+		card,
+		fields: maskParams(params),
+		endpointId: endpoint.id,
+	});
 	return reply(recurringPayment);
 }
 
@@ -56,9 +62,11 @@ function createRecurringPayment(state, context) {
 function updateRecurringPayment(state, context) {
 	const id = context.params['recurring-payment-id'];
 	const recurringPayment = state.store.recurring.get(String(id));
-	if (!recurringPayment || recurringPayment.merchant !== context.merchant) fail(E_NOT_FOUND, `Recurring payment ${id} not found`);
+	if (!recurringPayment || recurringPayment.merchant !== context.merchant)
+		fail(E_NOT_FOUND, `Recurring payment ${id} not found`);
 	Object.assign(recurringPayment.fields, maskParams(context.params));
-	if (context.params.status && /^(active|inactive|cancelled|canceled|paused)$/i.test(context.params.status)) recurringPayment.status = context.params.status.toLowerCase();
+	if (context.params.status && /^(active|inactive|cancelled|canceled|paused)$/i.test(context.params.status))
+		recurringPayment.status = context.params.status.toLowerCase();
 	recurringPayment.updatedAt = new Date().toISOString();
 	return {
 		type: 'update-recurring-payment-response',

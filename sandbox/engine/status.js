@@ -21,11 +21,13 @@ function queryStatus(state, context) {
 	const clientOrderId = field(params, 'client_orderid');
 	const order = params.orderid
 		? state.store.orders.get(params.orderid)
-		: state.store.findByClientId(scope.key, clientOrderId) || state.store.findUniqueForMerchant(merchant, clientOrderId);
+		: state.store.findByClientId(scope.key, clientOrderId) ||
+			state.store.findUniqueForMerchant(merchant, clientOrderId);
 	// v4: the login in the body must be the merchant who signed; an unknown order is refused
 	// with HTTP 400 and a JSON error-message worded as the vendor's emulator words it
 	// (hosted-fields-examples e2e-tests/src/emulator/gateway.ts, docs/sandbox.md).
-	if (context.definition.v4 && params.login !== merchant.login) fail(E_AUTH, `Login '${params.login}' is not the merchant who signed the request`);
+	if (context.definition.v4 && params.login !== merchant.login)
+		fail(E_AUTH, `Login '${params.login}' is not the merchant who signed the request`);
 	const known = order && order.merchant === merchant && order.clientOrderId === clientOrderId;
 	if (!known && context.definition.v4) fail(E_NOT_FOUND, `Unknown order ${params.orderid}.`);
 	if (!order || !known) {

@@ -77,7 +77,10 @@ function newRecurringPayment(state, context, fields) {
 	};
 	state.store.recurring.set(recurringPayment.id, recurringPayment);
 	if (recurringPayment.clientOrderId) {
-		state.store.recurringByClientId.set(`${recurringPayment.scopeKey}\u0000${recurringPayment.clientOrderId}`, recurringPayment);
+		state.store.recurringByClientId.set(
+			`${recurringPayment.scopeKey}\u0000${recurringPayment.clientOrderId}`,
+			recurringPayment,
+		);
 	}
 	return recurringPayment;
 }

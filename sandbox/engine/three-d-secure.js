@@ -61,7 +61,8 @@ function uploadMethodUrlResult(state, context) {
 function completeThreeDS(state, order, passed) {
 	order.threeDS.pending = false;
 	order.threeDS.result = passed ? 'passed' : 'failed';
-	if (!passed) order.outcome = { status: 'declined', errorCode: cards.TDS_DECLINE.code, errorMessage: cards.TDS_DECLINE.message };
+	if (!passed)
+		order.outcome = { status: 'declined', errorCode: cards.TDS_DECLINE.code, errorMessage: cards.TDS_DECLINE.message };
 	order.pollsLeft = 0;
 	settle(state, order);
 }

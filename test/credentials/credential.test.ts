@@ -102,11 +102,32 @@ async function n8nCredentialTest(credentials: Credentials): Promise<INodeCredent
 		parameters: {},
 		credentials: { [credentialType.name]: { id: 'cred', name: 'Card Gateway account' } },
 	};
-	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: nodeTypesFor({ [TEST_NODE_TYPE]: nodeType }) });
+	const workflow = new Workflow({
+		nodes: [node],
+		connections: {},
+		active: false,
+		nodeTypes: nodeTypesFor({ [TEST_NODE_TYPE]: nodeType }),
+	});
 	const data = credentials as unknown as ICredentialDataDecryptedObject;
 	const additionalData = additionalDataFor(credentialType, { [credentialType.name]: data });
-	const context = new ExecuteContext(workflow, node, additionalData, 'internal', createEmptyRunExecutionData(), 0, [], { main: [[{ json: {} }]] }, { node, data: {}, source: null }, []);
-	const routingNode = new RoutingNode(context, nodeType, { id: 'cred', name: 'Card Gateway account', type: credentialType.name, data });
+	const context = new ExecuteContext(
+		workflow,
+		node,
+		additionalData,
+		'internal',
+		createEmptyRunExecutionData(),
+		0,
+		[],
+		{ main: [[{ json: {} }]] },
+		{ node, data: {}, source: null },
+		[],
+	);
+	const routingNode = new RoutingNode(context, nodeType, {
+		id: 'cred',
+		name: 'Card Gateway account',
+		type: credentialType.name,
+		data,
+	});
 
 	let response: INodeExecutionData[][] | null | undefined;
 	try {
@@ -114,12 +135,22 @@ async function n8nCredentialTest(credentials: Credentials): Promise<INodeCredent
 	} catch (caught) {
 		// n8n 2.41 reads the status from the axios error (cause.response); the n8n-core this project
 		// compiles against keeps it as the error's httpCode only.
-		const error = caught as { message: string; httpCode?: string; cause?: { response?: { status: number; statusText?: string }; code?: string } };
+		const error = caught as {
+			message: string;
+			httpCode?: string;
+			cause?: { response?: { status: number; statusText?: string }; code?: string };
+		};
 		const status = error.cause?.response?.status ?? (Number(error.httpCode) || undefined);
 		if (status !== undefined) {
-			const rule = (rules as IAuthenticateRuleResponseCode[]).find((candidate) => candidate.type === 'responseCode' && candidate.properties.value === status);
+			const rule = (rules as IAuthenticateRuleResponseCode[]).find(
+				(candidate) => candidate.type === 'responseCode' && candidate.properties.value === status,
+			);
 			if (rule) return { status: 'Error', message: rule.properties.message };
-			if (status < 199 || status > 299) return { status: 'Error', message: error.cause?.response?.statusText || `Received HTTP status code: ${status}` };
+			if (status < 199 || status > 299)
+				return {
+					status: 'Error',
+					message: error.cause?.response?.statusText || `Received HTTP status code: ${status}`,
+				};
 		} else if (error.cause?.code) {
 			return { status: 'Error', message: error.cause.code };
 		}
@@ -145,12 +176,21 @@ function lodashGet(value: unknown, path: string): unknown {
 }
 
 /** The gateway requests the sandbox logged since `from` (its own admin requests left out). */
-async function requestsSince(sandbox: Sandbox, from: number): Promise<Array<{ seq: number; path: string; result: string; http: number; params: Record<string, string> }>> {
-	const { requests } = (await (await fetch(`${sandbox.url}/sandbox/requests`)).json()) as { requests: Array<{ seq: number; path: string; result: string; http: number; params: Record<string, string> }> };
-	return requests.filter((entry) => entry.seq > from && entry.path.startsWith('/paynet/api/')).sort((a, b) => a.seq - b.seq);
+async function requestsSince(
+	sandbox: Sandbox,
+	from: number,
+): Promise<Array<{ seq: number; path: string; result: string; http: number; params: Record<string, string> }>> {
+	const { requests } = (await (await fetch(`${sandbox.url}/sandbox/requests`)).json()) as {
+		requests: Array<{ seq: number; path: string; result: string; http: number; params: Record<string, string> }>;
+	};
+	return requests
+		.filter((entry) => entry.seq > from && entry.path.startsWith('/paynet/api/'))
+		.sort((a, b) => a.seq - b.seq);
 }
 async function lastSeq(sandbox: Sandbox): Promise<number> {
-	const { requests } = (await (await fetch(`${sandbox.url}/sandbox/requests`)).json()) as { requests: Array<{ seq: number }> };
+	const { requests } = (await (await fetch(`${sandbox.url}/sandbox/requests`)).json()) as {
+		requests: Array<{ seq: number }>;
+	};
 	return requests.reduce((max, entry) => Math.max(max, entry.seq), 0);
 }
 
@@ -160,17 +200,27 @@ describe('credential test with an RSA private key: an RSA-signed V4 status query
 	it.each([
 		['the sandbox (403 on a bad signature, as the docs say)', () => docs],
 		["the vendor's emulator's answer (401 text/plain)", () => emulator],
-	])('passes with the right key against %s: "order not found" (HTTP 400) proves the signature was accepted', async (_, sandbox) => {
-		const from = await lastSeq(sandbox());
-		expect(await n8nCredentialTest(good(sandbox()))).toEqual({ status: 'OK', message: 'Connection successful!' });
-		const [probe, ...more] = await requestsSince(sandbox(), from);
-		expect(more).toEqual([]);
-		expect(probe).toMatchObject({ path: '/paynet/api/v4/status/1001', http: 400, result: expect.stringMatching(/^validation-error\(3: /), params: { login: 'n8n-test-merchant', client_orderid: CREDENTIAL_TEST_ORDER_ID, orderid: '0' } });
-		expect(probe.params).not.toHaveProperty('control');
-	});
+	])(
+		'passes with the right key against %s: "order not found" (HTTP 400) proves the signature was accepted',
+		async (_, sandbox) => {
+			const from = await lastSeq(sandbox());
+			expect(await n8nCredentialTest(good(sandbox()))).toEqual({ status: 'OK', message: 'Connection successful!' });
+			const [probe, ...more] = await requestsSince(sandbox(), from);
+			expect(more).toEqual([]);
+			expect(probe).toMatchObject({
+				path: '/paynet/api/v4/status/1001',
+				http: 400,
+				result: expect.stringMatching(/^validation-error\(3: /),
+				params: { login: 'n8n-test-merchant', client_orderid: CREDENTIAL_TEST_ORDER_ID, orderid: '0' },
+			});
+			expect(probe.params).not.toHaveProperty('control');
+		},
+	);
 
 	it('passes for an endpoint group too', async () => {
-		expect(await n8nCredentialTest({ ...good(), endpointId: '', endpointGroupId: '2001' })).toMatchObject({ status: 'OK' });
+		expect(await n8nCredentialTest({ ...good(), endpointId: '', endpointGroupId: '2001' })).toMatchObject({
+			status: 'OK',
+		});
 	});
 
 	it.each([
@@ -184,13 +234,23 @@ describe('credential test with an RSA private key: an RSA-signed V4 status query
 		expect(result.message).not.toContain('PRIVATE KEY');
 	});
 
-	it.each(['other-merchant', 'not-a-merchant'])('fails with the clear message when the login (%s) is not the one the key is registered for', async (login) => {
-		expect(await n8nCredentialTest({ ...good(emulator), login })).toMatchObject({ status: 'Error', message: expect.stringMatching(RSA_REFUSED) });
-	});
+	it.each(['other-merchant', 'not-a-merchant'])(
+		'fails with the clear message when the login (%s) is not the one the key is registered for',
+		async (login) => {
+			expect(await n8nCredentialTest({ ...good(emulator), login })).toMatchObject({
+				status: 'Error',
+				message: expect.stringMatching(RSA_REFUSED),
+			});
+		},
+	);
 
 	it.each([
 		['text that is not PEM', 'my-private-key', 'no RSA private key in PEM form'],
-		['a PEM block of garbage', '-----BEGIN PRIVATE KEY-----\nbm90IGEga2V5\n-----END PRIVATE KEY-----', 'The RSA private key could not be read'],
+		[
+			'a PEM block of garbage',
+			'-----BEGIN PRIVATE KEY-----\nbm90IGEga2V5\n-----END PRIVATE KEY-----',
+			'The RSA private key could not be read',
+		],
 		['a public key', readFileSync(join(KEYS, 'test-merchant-2048.pub.pem'), 'utf8'), 'no RSA private key in PEM form'],
 	])('fails before sending anything, with a clear message, for %s', async (_, privateKey, words) => {
 		const from = await lastSeq(docs);
@@ -204,8 +264,15 @@ describe('credential test with an RSA private key: an RSA-signed V4 status query
 
 	it('fails for a wrong passphrase of an encrypted key, naming the passphrase', async () => {
 		const { createPrivateKey } = await import('node:crypto');
-		const encrypted = createPrivateKey(OWN_KEY).export({ type: 'pkcs8', format: 'pem', cipher: 'aes-256-cbc', passphrase: 'right' }) as string;
-		expect(await n8nCredentialTest({ ...good(), privateKey: encrypted, privateKeyPassphrase: 'right' })).toMatchObject({ status: 'OK' });
+		const encrypted = createPrivateKey(OWN_KEY).export({
+			type: 'pkcs8',
+			format: 'pem',
+			cipher: 'aes-256-cbc',
+			passphrase: 'right',
+		}) as string;
+		expect(await n8nCredentialTest({ ...good(), privateKey: encrypted, privateKeyPassphrase: 'right' })).toMatchObject({
+			status: 'OK',
+		});
 		expect(await n8nCredentialTest({ ...good(), privateKey: encrypted, privateKeyPassphrase: 'wrong' })).toMatchObject({
 			status: 'Error',
 			message: expect.stringContaining('check the private key passphrase'),
@@ -213,7 +280,10 @@ describe('credential test with an RSA private key: an RSA-signed V4 status query
 	});
 
 	it('tells a wrong base URL apart', async () => {
-		expect(await n8nCredentialTest({ ...good(), baseUrl: `${docs.url}/not-the-gateway` })).toMatchObject({ status: 'Error', message: expect.stringContaining('base URL') });
+		expect(await n8nCredentialTest({ ...good(), baseUrl: `${docs.url}/not-the-gateway` })).toMatchObject({
+			status: 'Error',
+			message: expect.stringContaining('base URL'),
+		});
 	});
 
 	it('does not pass an answer that is not JSON, whatever its status', async () => {
@@ -232,7 +302,9 @@ describe('credential test with an RSA private key: an RSA-signed V4 status query
 				});
 			}
 			// the control-signed probe too (its 400 is the control key's rule; a 200 page is no reply)
-			expect(await n8nCredentialTest({ ...controlOnly(), baseUrl: `http://127.0.0.1:${port}/ok` })).toMatchObject({ message: expect.stringContaining('not a gateway reply') });
+			expect(await n8nCredentialTest({ ...controlOnly(), baseUrl: `http://127.0.0.1:${port}/ok` })).toMatchObject({
+				message: expect.stringContaining('not a gateway reply'),
+			});
 		} finally {
 			await new Promise((resolve) => server.close(resolve));
 		}
@@ -252,10 +324,17 @@ describe('credential test with an RSA private key: an RSA-signed V4 status query
 describe('credential test without an RSA private key: a control-signed V2 status query', () => {
 	it.each(['', '   \n'])('passes on the control key alone (private key %j is not an error)', async (privateKey) => {
 		const from = await lastSeq(docs);
-		expect(await n8nCredentialTest({ ...controlOnly(), privateKey })).toEqual({ status: 'OK', message: 'Connection successful!' });
+		expect(await n8nCredentialTest({ ...controlOnly(), privateKey })).toEqual({
+			status: 'OK',
+			message: 'Connection successful!',
+		});
 		const [probe, ...more] = await requestsSince(docs, from);
 		expect(more).toEqual([]);
-		expect(probe).toMatchObject({ path: '/paynet/api/v2/status/1001', http: 200, params: { login: 'n8n-test-merchant', client_orderid: CREDENTIAL_TEST_ORDER_ID } });
+		expect(probe).toMatchObject({
+			path: '/paynet/api/v2/status/1001',
+			http: 200,
+			params: { login: 'n8n-test-merchant', client_orderid: CREDENTIAL_TEST_ORDER_ID },
+		});
 		expect(probe.params.control).toMatch(/^[0-9a-f]{40}$/);
 	});
 
@@ -266,19 +345,32 @@ describe('credential test without an RSA private key: a control-signed V2 status
 	});
 
 	it('tells a wrong base URL apart', async () => {
-		expect(await n8nCredentialTest({ ...controlOnly(), baseUrl: `${docs.url}/not-the-gateway` })).toMatchObject({ status: 'Error', message: expect.stringContaining('base URL') });
+		expect(await n8nCredentialTest({ ...controlOnly(), baseUrl: `${docs.url}/not-the-gateway` })).toMatchObject({
+			status: 'Error',
+			message: expect.stringContaining('base URL'),
+		});
 	});
 });
 
 describe('authenticate', () => {
 	it('signs OAuth requests only when asked, and removes the marker', async () => {
-		const plain: IHttpRequestOptions = { url: 'http://h/paynet/api/v2/sale/1', method: 'POST', body: 'a=1', headers: { Accept: 'x' } };
+		const plain: IHttpRequestOptions = {
+			url: 'http://h/paynet/api/v2/sale/1',
+			method: 'POST',
+			body: 'a=1',
+			headers: { Accept: 'x' },
+		};
 		expect(await credentialType.authenticate(good(), plain)).toBe(plain);
 		const hmac = await credentialType.authenticate(good(), { ...plain, headers: { [SIGNING_HEADER]: 'HMAC-SHA1' } });
-		expect((hmac.headers as Record<string, string>).Authorization).toMatch(/^OAuth oauth_consumer_key="n8n-test-merchant", oauth_nonce="[0-9a-f]{32}", oauth_signature="[^"]+", oauth_signature_method="HMAC-SHA1"/);
-		await expect(credentialType.authenticate({ ...good(), privateKey: '' }, { ...plain, headers: { [SIGNING_HEADER]: 'RSA-SHA256' } })).rejects.toThrow(
-			'no RSA private key',
+		expect((hmac.headers as Record<string, string>).Authorization).toMatch(
+			/^OAuth oauth_consumer_key="n8n-test-merchant", oauth_nonce="[0-9a-f]{32}", oauth_signature="[^"]+", oauth_signature_method="HMAC-SHA1"/,
 		);
+		await expect(
+			credentialType.authenticate(
+				{ ...good(), privateKey: '' },
+				{ ...plain, headers: { [SIGNING_HEADER]: 'RSA-SHA256' } },
+			),
+		).rejects.toThrow('no RSA private key');
 	});
 
 	it('signs the RSA probe for the URL the HTTP client calls (base URL and path joined), and sends that URL', async () => {

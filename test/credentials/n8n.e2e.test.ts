@@ -6,7 +6,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { CREDENTIAL, MERCHANT, PRIVATE_KEY, startE2eEnvironment, type E2eEnvironment } from '../support/e2e-environment';
+import {
+	CREDENTIAL,
+	MERCHANT,
+	PRIVATE_KEY,
+	startE2eEnvironment,
+	type E2eEnvironment,
+} from '../support/e2e-environment';
 
 const { startSandbox } = require('../../sandbox');
 
@@ -35,7 +41,15 @@ afterAll(async () => {
 
 /** The stored credential with `changes`, tested as the editor tests it. */
 async function credentialTest(changes: Record<string, string>): Promise<{ status: string; message: string }> {
-	const data = { baseUrl: `${env.sandbox.url}/paynet`, ...MERCHANT, privateKey: PRIVATE_KEY, privateKeyPassphrase: '', endpointId: '1001', endpointGroupId: '', ...changes };
+	const data = {
+		baseUrl: `${env.sandbox.url}/paynet`,
+		...MERCHANT,
+		privateKey: PRIVATE_KEY,
+		privateKeyPassphrase: '',
+		endpointId: '1001',
+		endpointGroupId: '',
+		...changes,
+	};
 	const response = await fetch(`${env.n8n.baseUrl}/rest/credentials/test`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json', cookie },
@@ -49,7 +63,10 @@ const RSA_REFUSED = /^The gateway refused the RSA signature \(HTTP (401|403)\): 
 
 test('the right RSA key passes: the gateway answers "order not found", so it accepted the signature', async () => {
 	expect(await credentialTest({})).toEqual({ status: 'OK', message: 'Connection successful!' });
-	expect(await credentialTest({ baseUrl: `${emulator.url}/paynet` })).toEqual({ status: 'OK', message: 'Connection successful!' });
+	expect(await credentialTest({ baseUrl: `${emulator.url}/paynet` })).toEqual({
+		status: 'OK',
+		message: 'Connection successful!',
+	});
 }, 60_000);
 
 test("another merchant's key fails with the clear message, answered 403 or 401", async () => {
@@ -69,15 +86,22 @@ test('a garbage private key fails with a clear message, and nothing reaches the 
 		expect(result.message).toContain('empty the field if you only use control-signed operations');
 	}
 	const after = await env.admin<{ requests: Array<{ path: string }> }>('GET', 'requests');
-	const api = (log: { requests: Array<{ path: string }> }) => log.requests.filter((entry) => entry.path.startsWith('/paynet/api/')).length;
+	const api = (log: { requests: Array<{ path: string }> }) =>
+		log.requests.filter((entry) => entry.path.startsWith('/paynet/api/')).length;
 	expect(api(after)).toBe(api(before));
 }, 60_000);
 
 test('without a private key the test passes on the control key alone, and a wrong control key fails', async () => {
 	expect(await credentialTest({ privateKey: '' })).toEqual({ status: 'OK', message: 'Connection successful!' });
-	expect(await credentialTest({ privateKey: '', controlKey: 'WRONG-KEY' })).toEqual({ status: 'Error', message: expect.stringContaining('merchant control key') });
+	expect(await credentialTest({ privateKey: '', controlKey: 'WRONG-KEY' })).toEqual({
+		status: 'Error',
+		message: expect.stringContaining('merchant control key'),
+	});
 }, 60_000);
 
 test('a wrong base URL is named', async () => {
-	expect(await credentialTest({ baseUrl: `${env.sandbox.url}/not-the-gateway` })).toEqual({ status: 'Error', message: expect.stringContaining('base URL') });
+	expect(await credentialTest({ baseUrl: `${env.sandbox.url}/not-the-gateway` })).toEqual({
+		status: 'Error',
+		message: expect.stringContaining('base URL'),
+	});
 }, 60_000);

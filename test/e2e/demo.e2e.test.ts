@@ -83,7 +83,12 @@ const folders: string[] = [];
 function startDemo(runtime: string): Demo {
 	const npm = spawn('npm', ['run', 'demo'], {
 		cwd: REPO,
-		env: { ...process.env, N8N_RUNTIME: runtime, DEMO_N8N_PORT: String(N8N_PORT), DEMO_SANDBOX_PORT: String(SANDBOX_PORT) },
+		env: {
+			...process.env,
+			N8N_RUNTIME: runtime,
+			DEMO_N8N_PORT: String(N8N_PORT),
+			DEMO_SANDBOX_PORT: String(SANDBOX_PORT),
+		},
 		stdio: ['ignore', 'pipe', 'pipe'],
 	});
 	let output = '';
@@ -98,53 +103,66 @@ function startDemo(runtime: string): Demo {
 
 afterAll(() => {
 	// Whatever the outcome, nothing of these tests may outlive them.
-	for (const { npm } of demos) if (npm.pid) for (const pid of [npm.pid, ...descendants(npm.pid)]) if (alive(pid)) process.kill(pid, 'SIGKILL');
+	for (const { npm } of demos)
+		if (npm.pid) for (const pid of [npm.pid, ...descendants(npm.pid)]) if (alive(pid)) process.kill(pid, 'SIGKILL');
 	for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 });
 
-test.each(['SIGTERM', 'SIGINT'] as const)('kill -%s <npm pid> stops the demo, n8n and the sandbox', async (signal) => {
-	const runtime: string = await ensureRuntime();
-	const demo = startDemo(runtime);
-	const ready = await until(() => demo.output().includes('n8n editor:'), 8 * 60_000);
-	if (!ready) throw new Error(`the demo did not come up:\n${demo.output()}`);
-	// Progress is reported for every long step; an installed runtime is reused, not announced as a first-run install.
-	expect(demo.output()).toContain(`[demo] n8n runtime: ${runtime} (installed earlier, reused)`);
-	expect(demo.output()).not.toMatch(/installing the n8n runtime|first run/);
-	expect(demo.output()).toContain('[demo] starting n8n');
-	// The start output says what stops it.
-	expect(demo.output()).toMatch(/\[demo\] Ctrl-C stops n8n and the sandbox \(or send SIGINT or SIGTERM to this process, \d+, or to npm run\)/);
+test.each(['SIGTERM', 'SIGINT'] as const)(
+	'kill -%s <npm pid> stops the demo, n8n and the sandbox',
+	async (signal) => {
+		const runtime: string = await ensureRuntime();
+		const demo = startDemo(runtime);
+		const ready = await until(() => demo.output().includes('n8n editor:'), 8 * 60_000);
+		if (!ready) throw new Error(`the demo did not come up:\n${demo.output()}`);
+		// Progress is reported for every long step; an installed runtime is reused, not announced as a first-run install.
+		expect(demo.output()).toContain(`[demo] n8n runtime: ${runtime} (installed earlier, reused)`);
+		expect(demo.output()).not.toMatch(/installing the n8n runtime|first run/);
+		expect(demo.output()).toContain('[demo] starting n8n');
+		// The start output says what stops it.
+		expect(demo.output()).toMatch(
+			/\[demo\] Ctrl-C stops n8n and the sandbox \(or send SIGINT or SIGTERM to this process, \d+, or to npm run\)/,
+		);
 
-	const started = descendants(demo.npm.pid!);
-	expect(started.length).toBeGreaterThanOrEqual(2); // the demo's node process and n8n, at least
-	expect(await portOpen(N8N_PORT)).toBe(true);
-	expect(await portOpen(SANDBOX_PORT)).toBe(true);
+		const started = descendants(demo.npm.pid!);
+		expect(started.length).toBeGreaterThanOrEqual(2); // the demo's node process and n8n, at least
+		expect(await portOpen(N8N_PORT)).toBe(true);
+		expect(await portOpen(SANDBOX_PORT)).toBe(true);
 
-	process.kill(demo.npm.pid!, signal);
-	const allGone = await until(() => started.every((pid) => !alive(pid)), 60_000);
-	expect({ allGone, left: started.filter(alive) }).toEqual({ allGone: true, left: [] });
-	expect(await until(demo.exited, 10_000)).toBe(true);
-	expect(await portOpen(N8N_PORT)).toBe(false);
-	expect(await portOpen(SANDBOX_PORT)).toBe(false);
-	expect(demo.output()).toContain(`[demo] ${signal}: stopping what the demo started`);
-}, 12 * 60_000);
+		process.kill(demo.npm.pid!, signal);
+		const allGone = await until(() => started.every((pid) => !alive(pid)), 60_000);
+		expect({ allGone, left: started.filter(alive) }).toEqual({ allGone: true, left: [] });
+		expect(await until(demo.exited, 10_000)).toBe(true);
+		expect(await portOpen(N8N_PORT)).toBe(false);
+		expect(await portOpen(SANDBOX_PORT)).toBe(false);
+		expect(demo.output()).toContain(`[demo] ${signal}: stopping what the demo started`);
+	},
+	12 * 60_000,
+);
 
-test('a runtime install is announced only when it happens, and SIGINT to npm stops the installer too', async () => {
-	// An empty folder: the demo must install into it (and is stopped long before it would finish).
-	const folder = mkdtempSync(join(tmpdir(), 'n8n-card-gateway-demo-runtime-'));
-	folders.push(folder);
-	const demo = startDemo(join(folder, 'runtime'));
-	const installing = await until(() => demo.output().includes('[demo] installing the n8n runtime'), 60_000);
-	if (!installing) throw new Error(`the demo did not start installing:\n${demo.output()}`);
-	expect(demo.output()).toContain(`installing the n8n runtime into ${join(folder, 'runtime')} (Node 24 + n8n 2.41.1: once, a few minutes)`);
-	// The installer (bash) and what it runs (npm) are under way.
-	await until(() => descendants(demo.npm.pid!).length >= 3, 10_000);
-	const started = descendants(demo.npm.pid!);
-	expect(started.length).toBeGreaterThanOrEqual(2); // the demo's node process and the installer, at least
+test(
+	'a runtime install is announced only when it happens, and SIGINT to npm stops the installer too',
+	async () => {
+		// An empty folder: the demo must install into it (and is stopped long before it would finish).
+		const folder = mkdtempSync(join(tmpdir(), 'n8n-card-gateway-demo-runtime-'));
+		folders.push(folder);
+		const demo = startDemo(join(folder, 'runtime'));
+		const installing = await until(() => demo.output().includes('[demo] installing the n8n runtime'), 60_000);
+		if (!installing) throw new Error(`the demo did not start installing:\n${demo.output()}`);
+		expect(demo.output()).toContain(
+			`installing the n8n runtime into ${join(folder, 'runtime')} (Node 24 + n8n 2.41.1: once, a few minutes)`,
+		);
+		// The installer (bash) and what it runs (npm) are under way.
+		await until(() => descendants(demo.npm.pid!).length >= 3, 10_000);
+		const started = descendants(demo.npm.pid!);
+		expect(started.length).toBeGreaterThanOrEqual(2); // the demo's node process and the installer, at least
 
-	process.kill(demo.npm.pid!, 'SIGINT');
-	const allGone = await until(() => started.every((pid) => !alive(pid)), 30_000);
-	expect({ allGone, left: started.filter(alive) }).toEqual({ allGone: true, left: [] });
-	expect(await until(demo.exited, 10_000)).toBe(true);
-	expect(demo.output()).toContain('[demo] SIGINT: stopping what the demo started');
-	expect(demo.output()).not.toContain('n8n runtime installed in');
-}, 3 * 60_000);
+		process.kill(demo.npm.pid!, 'SIGINT');
+		const allGone = await until(() => started.every((pid) => !alive(pid)), 30_000);
+		expect({ allGone, left: started.filter(alive) }).toEqual({ allGone: true, left: [] });
+		expect(await until(demo.exited, 10_000)).toBe(true);
+		expect(demo.output()).toContain('[demo] SIGINT: stopping what the demo started');
+		expect(demo.output()).not.toContain('n8n runtime installed in');
+	},
+	3 * 60_000,
+);

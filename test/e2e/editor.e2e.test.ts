@@ -11,12 +11,23 @@ import type { ICredentialType, INodeProperties, INodePropertyOptions, INodeTypeD
 import type { Browser, Page } from 'playwright-core';
 
 import { CREDENTIAL, startE2eEnvironment, type E2eEnvironment } from '../support/e2e-environment';
-import { Editor, Screenshots, icon, launchChromium, waitUntil, type Icon, type Option, type Theme } from '../support/editor-page';
+import {
+	Editor,
+	Screenshots,
+	icon,
+	launchChromium,
+	waitUntil,
+	type Icon,
+	type Option,
+	type Theme,
+} from '../support/editor-page';
 
 const { REPO } = require('../../e2e/n8n');
 const { CardGateway } = require(join(REPO, 'dist/nodes/CardGateway/CardGateway.node.js'));
 const { CardGatewayApi } = require(join(REPO, 'dist/credentials/CardGatewayApi.credentials.js'));
-const { CardGatewayEventTrigger } = require(join(REPO, 'dist/nodes/CardGatewayEventTrigger/CardGatewayEventTrigger.node.js'));
+const { CardGatewayEventTrigger } = require(
+	join(REPO, 'dist/nodes/CardGatewayEventTrigger/CardGatewayEventTrigger.node.js'),
+);
 const { alias: ALIASES } = require(join(REPO, 'dist/nodes/CardGateway/CardGateway.node.json'));
 const WORKFLOW: { id: string } & Record<string, unknown> = require('./editor/workflow.json');
 // A Return node ("Refund", Amount added), a Payout → Send node ("Payout", nothing filled in) and the
@@ -39,7 +50,9 @@ function optionsOf(property: INodeProperties | undefined): INodePropertyOptions[
 const RESOURCES = optionsOf(node.properties.find((p) => p.name === 'resource'));
 
 function operationsOf(resource: string): Option[] {
-	const property = node.properties.find((p) => p.name === 'operation' && (p.displayOptions?.show?.resource as string[] | undefined)?.includes(resource));
+	const property = node.properties.find(
+		(p) => p.name === 'operation' && (p.displayOptions?.show?.resource as string[] | undefined)?.includes(resource),
+	);
 	return optionsOf(property).map((o) => ({ name: o.name, description: o.description ?? '' }));
 }
 
@@ -65,7 +78,8 @@ beforeAll(async () => {
 	// A reload with unsaved edits (options switched) may ask "leave site?": leave.
 	page.on('dialog', (dialog) => void dialog.accept().catch(() => undefined));
 	page.on('response', (response) => {
-		if (response.url().includes(`/icons/${PACKAGE}/`) && response.status() >= 400) iconFailures.push(`${response.status()} ${response.url()}`);
+		if (response.url().includes(`/icons/${PACKAGE}/`) && response.status() >= 400)
+			iconFailures.push(`${response.status()} ${response.url()}`);
 	});
 	editor = new Editor(page, env.n8n.baseUrl);
 	await editor.signIn(OWNER.email, OWNER.password);
@@ -92,8 +106,15 @@ async function step<T>(name: string, body: () => Promise<T>): Promise<T> {
 async function expectPackageIcon(actual: Icon, theme: Theme, where: string): Promise<void> {
 	const file = iconFile(node.icon, theme);
 	const url = new URL(actual.src);
-	expect({ where, path: url.pathname }).toEqual({ where, path: expect.stringMatching(new RegExp(`^/icons/${PACKAGE}/.*/${file.replace(/\./g, '\\.')}$`)) });
-	expect({ where, width: actual.naturalWidth > 0, height: actual.naturalHeight > 0 }).toEqual({ where, width: true, height: true });
+	expect({ where, path: url.pathname }).toEqual({
+		where,
+		path: expect.stringMatching(new RegExp(`^/icons/${PACKAGE}/.*/${file.replace(/\./g, '\\.')}$`)),
+	});
+	expect({ where, width: actual.naturalWidth > 0, height: actual.naturalHeight > 0 }).toEqual({
+		where,
+		width: true,
+		height: true,
+	});
 	const served = await page.request.get(actual.src);
 	expect(served.status()).toBe(200);
 	expect(served.headers()['content-type']).toMatch(/^image\/svg\+xml/);
@@ -117,7 +138,11 @@ async function expectIconsIn(theme: Theme): Promise<void> {
 	});
 	await step(`${theme}-credential`, async () => {
 		const dialog = await editor.openNodeCredential();
-		await expectPackageIcon(await icon(page.locator('[data-test-id="editCredential-modal"] header')), theme, 'credential dialog header');
+		await expectPackageIcon(
+			await icon(page.locator('[data-test-id="editCredential-modal"] header')),
+			theme,
+			'credential dialog header',
+		);
 		await shots.take(page, `${theme}-credential`);
 		await editor.closeCredential(dialog);
 		await editor.closeNode();
@@ -148,7 +173,18 @@ test('the Resource dropdown lists exactly the resources the node defines', async
 		const listbox = await editor.openDropdown('resource');
 		await shots.take(page, 'resource-dropdown');
 		expect((await editor.options(listbox)).map((o) => o.name)).toEqual(RESOURCES.map((r) => r.name));
-		expect(RESOURCES.map((r) => r.name)).toEqual(expect.arrayContaining(['Upload 3-D Secure Result', 'Card Reference', 'Hosted Form', 'Payment', 'Payout', 'Recurring Payment', 'Transaction', 'Transfer']));
+		expect(RESOURCES.map((r) => r.name)).toEqual(
+			expect.arrayContaining([
+				'Upload 3-D Secure Result',
+				'Card Reference',
+				'Hosted Form',
+				'Payment',
+				'Payout',
+				'Recurring Payment',
+				'Transaction',
+				'Transfer',
+			]),
+		);
 		await editor.closeDropdown('resource', listbox);
 	});
 }, 60_000);
@@ -180,16 +216,32 @@ test('the credential opened from the node shows the Card Gateway API fields', as
 	await step('credential-fields', async () => {
 		await editor.ensureNodeOpen(WORKFLOW.id, NODE);
 		// n8n tests a credential when its dialog opens; against the sandbox that test passes.
-		const tested = page.waitForResponse((r) => new URL(r.url()).pathname === '/rest/credentials/test' && r.request().method() === 'POST');
+		const tested = page.waitForResponse(
+			(r) => new URL(r.url()).pathname === '/rest/credentials/test' && r.request().method() === 'POST',
+		);
 		const dialog = await editor.openNodeCredential();
 		expect(await (await tested).json()).toMatchObject({ data: { status: 'OK' } });
 		await expect(page.locator('[data-test-id="credential-name"]').textContent()).resolves.toContain(CREDENTIAL.name);
-		await expect(page.locator('[data-test-id="editCredential-modal"] header').textContent()).resolves.toContain(credential.displayName);
+		await expect(page.locator('[data-test-id="editCredential-modal"] header').textContent()).resolves.toContain(
+			credential.displayName,
+		);
 		const fields = await editor.credentialFields(dialog);
-		const expected = credential.properties.map((p) => ({ name: p.name, label: p.displayName, required: p.required === true }));
+		const expected = credential.properties.map((p) => ({
+			name: p.name,
+			label: p.displayName,
+			required: p.required === true,
+		}));
 		// Ours first, in order; n8n 2.x appends its own (Allowed HTTP Request Domains).
 		expect(fields.slice(0, expected.length)).toEqual(expected);
-		expect(expected.map((f) => f.label)).toEqual(['Base URL', 'Merchant Login', 'Merchant Control Key', 'RSA Private Key', 'Private Key Passphrase', 'Endpoint ID', 'Endpoint Group ID']);
+		expect(expected.map((f) => f.label)).toEqual([
+			'Base URL',
+			'Merchant Login',
+			'Merchant Control Key',
+			'RSA Private Key',
+			'Private Key Passphrase',
+			'Endpoint ID',
+			'Endpoint Group ID',
+		]);
 		await shots.take(page, 'credential-fields-top');
 		await dialog.locator('[data-test-id="parameter-input-endpointGroupId"]').scrollIntoViewIfNeeded();
 		await shots.take(page, 'credential-fields-bottom');
@@ -202,11 +254,17 @@ test('in the dark theme the node shows the dark icon everywhere', async () => {
 }, 90_000);
 
 /** The node panel's entries for a search: name and description of each. */
-async function creatorEntries(search: string, awaited: string[]): Promise<Array<{ name: string; description: string }>> {
+async function creatorEntries(
+	search: string,
+	awaited: string[],
+): Promise<Array<{ name: string; description: string }>> {
 	const creator = await editor.openNodeCreator(search);
 	// n8n renders long result lists in batches: wait for the entries the test looks for.
 	for (const name of awaited) {
-		await creator.locator('[data-test-id="node-creator-item-name"]', { hasText: new RegExp(`^${name}$`) }).first().waitFor({ state: 'attached' });
+		await creator
+			.locator('[data-test-id="node-creator-item-name"]', { hasText: new RegExp(`^${name}$`) })
+			.first()
+			.waitFor({ state: 'attached' });
 	}
 	const entries = await creator.locator('[data-test-id="item-iterator-item"]').evaluateAll((items) =>
 		items.map((item) => ({
@@ -225,7 +283,10 @@ test('the node panel finds the node by what an ops person types, and describes t
 	expect(ALIASES).toEqual(expect.arrayContaining(['refund', 'payout', 'payment', 'PaynetEasy']));
 	for (const search of searches) {
 		const entries = await step(`search-${search}`, () => creatorEntries(search, [NODE]));
-		expect({ search, entry: entries.find((entry) => entry.name === NODE) }).toEqual({ search, entry: { name: NODE, description: node.description } });
+		expect({ search, entry: entries.find((entry) => entry.name === NODE) }).toEqual({
+			search,
+			entry: { name: NODE, description: node.description },
+		});
 	}
 	const both = await step('search-card-gateway', () => creatorEntries('Card Gateway', [NODE, trigger.displayName]));
 	// Two entries, in whatever order the search ranks them.
@@ -239,8 +300,13 @@ test('the node panel finds the node by what an ops person types, and describes t
 /** The actions the node panel lists for the node, once a search found it and it was opened. */
 async function nodeActions(search: string, count: number): Promise<string[]> {
 	const creator = await editor.openNodeCreator(search);
-	await creator.locator('[data-test-id="node-creator-item-name"]', { hasText: new RegExp(`^${NODE}$`) }).first().click();
-	const names = creator.locator('[data-test-id="item-iterator-item"][data-keyboard-nav-type="action"] [data-test-id="node-creator-item-name"]');
+	await creator
+		.locator('[data-test-id="node-creator-item-name"]', { hasText: new RegExp(`^${NODE}$`) })
+		.first()
+		.click();
+	const names = creator.locator(
+		'[data-test-id="item-iterator-item"][data-keyboard-nav-type="action"] [data-test-id="node-creator-item-name"]',
+	);
 	await waitUntil(async () => (await names.count()) >= count, `the node's ${count} actions`);
 	const actions = (await names.allTextContents()).map((name) => name.trim());
 	await shots.take(page, `node-creator-actions-${search}`);
@@ -256,14 +322,20 @@ test('found by "refund" or "payout", the node lists its actions in ops words: "R
 	await editor.openWorkflow(WORKFLOW.id);
 	// n8n lists them by resource (A–Z, as the resource list), each resource's in the Operation menu's order.
 	const expected = RESOURCES.flatMap((resource) => {
-		const selector = node.properties.find((p) => p.name === 'operation' && (p.displayOptions?.show?.resource as string[] | undefined)?.includes(String(resource.value)));
+		const selector = node.properties.find(
+			(p) =>
+				p.name === 'operation' &&
+				(p.displayOptions?.show?.resource as string[] | undefined)?.includes(String(resource.value)),
+		);
 		return optionsOf(selector).map((option) => option.action ?? option.name);
 	});
 	expect(expected).toHaveLength(35);
 	for (const search of ['refund', 'payout']) {
 		const actions = await step(`actions-${search}`, () => nodeActions(search, expected.length));
 		expect(actions).toEqual(expected);
-		expect(actions).toEqual(expect.arrayContaining(['Refund a payment', 'Send a payout', 'Charge a card', 'Capture a held payment']));
+		expect(actions).toEqual(
+			expect.arrayContaining(['Refund a payment', 'Send a payout', 'Charge a card', 'Capture a held payment']),
+		);
 	}
 }, 120_000);
 
@@ -273,7 +345,9 @@ test('Return: without adding Amount, a notice says no Amount refunds everything;
 		await editor.openNode('Refund');
 		expect(await editor.selected('operation')).toBe('Return');
 		// A top-level notice, above the order fields: no field has to be added to read it.
-		const notice = editor.ndv().getByText('with no Amount, the return refunds everything left on the order', { exact: false });
+		const notice = editor
+			.ndv()
+			.getByText('with no Amount, the return refunds everything left on the order', { exact: false });
 		await notice.first().waitFor();
 		expect(await notice.count()).toBe(1);
 		expect(await editor.parameter('additionalFields').getByText('with no Amount', { exact: false }).count()).toBe(0);
@@ -294,7 +368,9 @@ test('Payout: with nothing filled in, a notice above Amount names the required d
 		expect(await editor.selected('operation')).toBe('Send');
 		const notice = editor.ndv().getByText('Amount, Currency and a destination are required', { exact: false }).first();
 		await notice.waitFor();
-		await expect(notice.textContent()).resolves.toMatch(/Additional Fields below: a card \("Card Number", "Expiry Month", "Expiry Year"\) or a bank account \("Bank Account Number", "Bank Name"\)/);
+		await expect(notice.textContent()).resolves.toMatch(
+			/Additional Fields below: a card \("Card Number", "Expiry Month", "Expiry Year"\) or a bank account \("Bank Account Number", "Bank Name"\)/,
+		);
 		await shots.take(page, 'payout-destination');
 		await editor.closeNode();
 	});
@@ -307,9 +383,16 @@ test('Trigger: the panel names the URL to give the gateway and lists only the UR
 		await editor.parameter('verifySignature').waitFor();
 		// Without opening anything, the notice says which URL the gateway needs.
 		const notice = editor.ndv().getByText('URL to give the gateway', { exact: false }).first();
-		await expect(notice.textContent()).resolves.toMatch(/Production URL ending in \/callback \(https:\/\/<your n8n address>\/webhook\/<this trigger's ID>\/callback\)/);
+		await expect(notice.textContent()).resolves.toMatch(
+			/Production URL ending in \/callback \(https:\/\/<your n8n address>\/webhook\/<this trigger's ID>\/callback\)/,
+		);
 		await editor.ndv().getByText('Webhook URLs', { exact: true }).click();
-		const urls = () => editor.ndv().locator('.webhook-url').allTextContents().then((texts) => texts.map((text) => text.trim()));
+		const urls = () =>
+			editor
+				.ndv()
+				.locator('.webhook-url')
+				.allTextContents()
+				.then((texts) => texts.map((text) => text.trim()));
 		await waitUntil(async () => (await urls()).length > 0, 'the webhook URLs');
 		await shots.take(page, 'trigger-urls-return-off');
 		expect(await urls()).toEqual([expect.stringMatching(/\/6b0d2c3e-0007-4000-8000-0000000000aa\/callback$/)]);

@@ -55,7 +55,11 @@ beforeAll(async () => {
 	expect(workflows.map((w) => w.id).sort()).toEqual(Object.values(ID).sort());
 	const rehearsed = JSON.stringify(workflows.find((w) => w.id === ID.rehearsedRefund));
 	expect(rehearsed).toContain('rehearse: true');
-	workflows.push({ ...JSON.parse(rehearsed.split('rehearse: true').join('rehearse: false')), id: LIVE_REFUND, name: 'Example: bulk refund, live' });
+	workflows.push({
+		...JSON.parse(rehearsed.split('rehearse: true').join('rehearse: false')),
+		id: LIVE_REFUND,
+		name: 'Example: bulk refund, live',
+	});
 	env = await startE2eEnvironment({ port: 5720, workflows, publish: [ID.callbackAlert, ID.cardOnFile] });
 	const seeded = await seedDemoOrders(env.sandbox.url);
 	expect(seeded.map((o: Json) => `${o.client_orderid}:${o.status}:${o.amount}`)).toEqual([
@@ -88,14 +92,19 @@ async function execute(workflowId: string): Promise<Run> {
 
 /** The items a node emitted on one output, over all its runs. */
 function emitted(run: Run, node: string, output = 0): Json[] {
-	return (run.data.resultData.runData[node] ?? []).flatMap((task) => (task.data?.main[output] ?? []).map((item) => item.json));
+	return (run.data.resultData.runData[node] ?? []).flatMap((task) =>
+		(task.data?.main[output] ?? []).map((item) => item.json),
+	);
 }
 
 async function ledger(query = ''): Promise<LedgerEntry[]> {
 	return (await env.admin<{ entries: LedgerEntry[] }>('GET', `ledger${query}`)).entries;
 }
 
-const entriesOf = async (clientOrderId: string) => (await ledger(`?client_orderid=${encodeURIComponent(clientOrderId)}`)).map((e) => `${e.kind} ${e.amount} ${e.currency}`);
+const entriesOf = async (clientOrderId: string) =>
+	(await ledger(`?client_orderid=${encodeURIComponent(clientOrderId)}`)).map(
+		(e) => `${e.kind} ${e.amount} ${e.currency}`,
+	);
 
 test('reconciliation: every order is looked up, only the deliberate mismatch is reported', async () => {
 	const run = await execute(ID.reconciliation);
@@ -107,7 +116,15 @@ test('reconciliation: every order is looked up, only the deliberate mismatch is 
 		'demo-order-5:approved:12.99',
 	]);
 	expect(emitted(run, 'Compare')).toEqual([
-		{ merchantOrderId: 'demo-order-5', orderid: expect.any(String), expectedAmount: '13.99', actualAmount: '12.99', currency: 'USD', expectedStatus: 'approved', status: 'approved' },
+		{
+			merchantOrderId: 'demo-order-5',
+			orderid: expect.any(String),
+			expectedAmount: '13.99',
+			actualAmount: '12.99',
+			currency: 'USD',
+			expectedStatus: 'approved',
+			status: 'approved',
+		},
 	]);
 }, 120_000);
 
@@ -130,8 +147,13 @@ test('bulk refund: the four approved orders are refunded once with their reason,
 	expect(await entriesOf('demo-order-3')).toEqual([]);
 	expect(await entriesOf('demo-order-4')).toEqual(['sale 40.00 USD', 'return 40.00 USD']);
 	expect(await entriesOf('demo-order-5')).toEqual(['sale 12.99 USD', 'return 12.99 USD']);
-	const { requests } = await env.admin<{ requests: Array<{ op: string; client_orderid?: string; params?: Json }> }>('GET', 'requests');
-	expect(requests.find((r) => r.op === 'return' && r.client_orderid === 'demo-order-2')?.params).toMatchObject({ comment: 'Item out of stock' });
+	const { requests } = await env.admin<{ requests: Array<{ op: string; client_orderid?: string; params?: Json }> }>(
+		'GET',
+		'requests',
+	);
+	expect(requests.find((r) => r.op === 'return' && r.client_orderid === 'demo-order-2')?.params).toMatchObject({
+		comment: 'Item out of stock',
+	});
 
 	const again = await execute(ID.bulkRefund);
 	expect(emitted(again, 'Summary')[0]).toMatchObject({ refundedCount: 0, skippedCount: 5 });
@@ -154,7 +176,9 @@ test('payout run: each valid recipient is checked and paid exactly once; the mal
 			paidIds.push(String(p.merchantOrderId));
 		}
 		const failed = [...emitted(run, 'Failed recipients')];
-		expect(failed).toEqual([expect.objectContaining({ recipient: 'Fabrikam Inc', ref: 'r3', amount: '30.0O', status: 'not sent' })]);
+		expect(failed).toEqual([
+			expect.objectContaining({ recipient: 'Fabrikam Inc', ref: 'r3', amount: '30.0O', status: 'not sent' }),
+		]);
 		expect(failed[0].reason).toMatch(/Amount/);
 	}
 	expect(new Set(paidIds).size).toBe(4);
@@ -165,7 +189,12 @@ test('callback alert: a declined sale posts exactly one alert to the chat sink; 
 	const client = new Client(env.sandbox);
 	const callbackUrl = `${env.n8n.baseUrl}/webhook/${ALERT_WEBHOOK}`;
 	const approved = await client.sale({ amount: '7.00', cvv2: '123', server_callback_url: callbackUrl });
-	const declined = await client.sale({ amount: '5.00', cvv2: '116', server_callback_url: callbackUrl, credit_card_number: CARD2 });
+	const declined = await client.sale({
+		amount: '5.00',
+		cvv2: '116',
+		server_callback_url: callbackUrl,
+		credit_card_number: CARD2,
+	});
 	for (const sale of [approved, declined]) {
 		await client.status(sale.orderid, sale.params.client_orderid);
 		expect(await delivered(sale.orderid)).toMatchObject({ state: 'delivered', attempts: [{ httpStatus: 200 }] });
@@ -175,7 +204,9 @@ test('callback alert: a declined sale posts exactly one alert to the chat sink; 
 		['webhook', 'success'],
 		['webhook', 'success'],
 	]);
-	const { messages } = (await (await fetch(`${sink.url}/sandbox/sink`)).json()) as { messages: Array<{ message: { text: string } }> };
+	const { messages } = (await (await fetch(`${sink.url}/sandbox/sink`)).json()) as {
+		messages: Array<{ message: { text: string } }>;
+	};
 	expect(messages).toHaveLength(1);
 	const { text } = messages[0].message;
 	expect(text).toContain(`order ${declined.params.client_orderid} (gateway order ${declined.orderid})`);
@@ -204,7 +235,11 @@ test('card on file: the first payment, the stored card and the rebill through th
 		phone: '+12065550111',
 		ipAddress: '203.0.113.9',
 	};
-	const response = await env.n8n.webhook('card-on-file', { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: JSON.stringify(body) });
+	const response = await env.n8n.webhook('card-on-file', {
+		method: 'POST',
+		headers: { 'content-type': 'application/octet-stream' },
+		body: JSON.stringify(body),
+	});
 	const text = await response.text();
 	expect(response.status).toBe(200);
 	expect(text).not.toContain(CARD2);
@@ -228,7 +263,11 @@ test('card on file: the first payment, the stored card and the rebill through th
 
 	// A declined first payment stores no card and charges nothing more.
 	const declinedBody = { ...body, merchantOrderId: `${body.merchantOrderId}-declined`, cvv: '116' };
-	const declined = await env.n8n.webhook('card-on-file', { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: JSON.stringify(declinedBody) });
+	const declined = await env.n8n.webhook('card-on-file', {
+		method: 'POST',
+		headers: { 'content-type': 'application/octet-stream' },
+		body: JSON.stringify(declinedBody),
+	});
 	expect(await declined.json()).toEqual({
 		saleOrderId: declinedBody.merchantOrderId,
 		saleGatewayOrderId: expect.stringMatching(/^\d+$/),
@@ -242,13 +281,20 @@ test('card on file: the first payment, the stored card and the rebill through th
 	expect(await env.n8n.executions(ID.cardOnFile)).toEqual([]);
 	// Nothing of the card stayed behind: not in the database, the log or the binary data folder.
 	const n8nFolder = join(env.userFolder, '.n8n');
-	const files = [join(n8nFolder, 'database.sqlite'), join(n8nFolder, 'database.sqlite-wal'), join(env.userFolder, 'n8n.log'), ...walk(join(n8nFolder, 'storage'))];
+	const files = [
+		join(n8nFolder, 'database.sqlite'),
+		join(n8nFolder, 'database.sqlite-wal'),
+		join(env.userFolder, 'n8n.log'),
+		...walk(join(n8nFolder, 'storage')),
+	];
 	expect(files.filter((file) => readFileSync(file).includes(Buffer.from(CARD2)))).toEqual([]);
 }, 120_000);
 
 function walk(dir: string): string[] {
 	if (!existsSync(dir)) return [];
-	return readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? walk(join(dir, name)) : [join(dir, name)]));
+	return readdirSync(dir).flatMap((name) =>
+		statSync(join(dir, name)).isDirectory() ? walk(join(dir, name)) : [join(dir, name)],
+	);
 }
 
 type Execution = { id: string; status: string; mode: string };
@@ -256,13 +302,17 @@ type Execution = { id: string; status: string; mode: string };
 async function settled(workflowId: string, expected: number): Promise<Execution[]> {
 	return eventually(`${expected} finished executions of ${workflowId}`, async () => {
 		const executions: Execution[] = await env.n8n.executions(workflowId);
-		return executions.length >= expected && executions.every((e) => e.status !== 'running' && e.status !== 'new') ? executions : undefined;
+		return executions.length >= expected && executions.every((e) => e.status !== 'running' && e.status !== 'new')
+			? executions
+			: undefined;
 	});
 }
 
 async function delivered(orderid: string) {
 	return eventually(`a settled callback delivery for order ${orderid}`, async () => {
-		const { deliveries } = await env.admin<{ deliveries: Array<{ state: string; attempts: Array<{ httpStatus?: number }> }> }>('GET', `callbacks?orderid=${orderid}`);
+		const { deliveries } = await env.admin<{
+			deliveries: Array<{ state: string; attempts: Array<{ httpStatus?: number }> }>;
+		}>('GET', `callbacks?orderid=${orderid}`);
 		return deliveries.find((d) => d.state === 'delivered' || d.state === 'failed');
 	});
 }
@@ -275,10 +325,30 @@ test('rehearsed bulk refund: the dry run moves nothing and shows where the limit
 
 	const rehearsal = await execute(ID.rehearsedRefund);
 	expect(emitted(rehearsal, 'Refunded or rehearsed')).toEqual([
-		{ merchantOrderId: 'demo-order-1', dryRun: true, result: 'would return 10.00 USD (all that is left)', stoppedByLimit: false },
-		{ merchantOrderId: 'demo-order-2', dryRun: true, result: 'would return 25.50 USD (all that is left)', stoppedByLimit: false },
-		{ merchantOrderId: 'demo-order-4', dryRun: true, result: 'would return 40.00 USD (all that is left)', stoppedByLimit: true },
-		{ merchantOrderId: 'demo-order-5', dryRun: true, result: 'would return 12.99 USD (all that is left)', stoppedByLimit: true },
+		{
+			merchantOrderId: 'demo-order-1',
+			dryRun: true,
+			result: 'would return 10.00 USD (all that is left)',
+			stoppedByLimit: false,
+		},
+		{
+			merchantOrderId: 'demo-order-2',
+			dryRun: true,
+			result: 'would return 25.50 USD (all that is left)',
+			stoppedByLimit: false,
+		},
+		{
+			merchantOrderId: 'demo-order-4',
+			dryRun: true,
+			result: 'would return 40.00 USD (all that is left)',
+			stoppedByLimit: true,
+		},
+		{
+			merchantOrderId: 'demo-order-5',
+			dryRun: true,
+			result: 'would return 12.99 USD (all that is left)',
+			stoppedByLimit: true,
+		},
 	]);
 	expect(await ledger()).toEqual(before);
 	const { requests } = await env.admin<{ requests: Array<{ op: string }> }>('GET', 'requests');

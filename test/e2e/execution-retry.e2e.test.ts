@@ -33,7 +33,12 @@ const WORKFLOW = {
 	name: 'E2E: retry of a failed execution with generated order IDs',
 	active: false,
 	// A failed execution is kept with its data (n8n can only retry those).
-	settings: { executionOrder: 'v1', saveDataErrorExecution: 'all', saveDataSuccessExecution: 'all', saveManualExecutions: false },
+	settings: {
+		executionOrder: 'v1',
+		saveDataErrorExecution: 'all',
+		saveDataSuccessExecution: 'all',
+		saveManualExecutions: false,
+	},
 	nodes: [
 		{
 			id: '5e5e0e01-0001-4000-8000-000000000001',
@@ -50,7 +55,10 @@ const WORKFLOW = {
 			type: 'n8n-nodes-base.code',
 			typeVersion: 2,
 			position: [200, 0],
-			parameters: { jsCode: "const prefix = $input.first().json.body.prefix;\nreturn [1, 2, 3].map((n) => ({ json: { amount: `${prefix}.0${n}` } }));" },
+			parameters: {
+				jsCode:
+					'const prefix = $input.first().json.body.prefix;\nreturn [1, 2, 3].map((n) => ({ json: { amount: `${prefix}.0${n}` } }));',
+			},
 		},
 		{
 			id: '5e5e0e01-0003-4000-8000-000000000003',
@@ -106,7 +114,11 @@ beforeAll(async () => {
 	const key = await fetch(`${env.n8n.baseUrl}/rest/api-keys`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json', cookie },
-		body: JSON.stringify({ label: `e2e-retry-${Date.now()}`, scopes: ['execution:retry', 'execution:read', 'execution:list'], expiresAt: null }),
+		body: JSON.stringify({
+			label: `e2e-retry-${Date.now()}`,
+			scopes: ['execution:retry', 'execution:read', 'execution:list'],
+			expiresAt: null,
+		}),
 	});
 	if (!key.ok) throw new Error(`api key failed: HTTP ${key.status} ${await key.text()}`);
 	retryKey = ((await key.json()) as { data: { rawApiKey: string } }).data.rawApiKey;
@@ -129,7 +141,11 @@ async function sales(amount: string): Promise<LedgerEntry[]> {
 /** The merchant order IDs sales for an amount were sent under (every attempt, whatever the gateway did). */
 async function saleIds(amount: string): Promise<Set<string | undefined>> {
 	const { requests } = await env.admin<{ requests: SandboxRequest[] }>('GET', 'requests');
-	return new Set(requests.filter((request) => request.op === 'sale' && request.params?.amount === amount).map((request) => request.client_orderid));
+	return new Set(
+		requests
+			.filter((request) => request.op === 'sale' && request.params?.amount === amount)
+			.map((request) => request.client_orderid),
+	);
 }
 
 async function executionIds(): Promise<Set<string>> {
@@ -144,9 +160,18 @@ async function executionIds(): Promise<Set<string>> {
 async function failedExecution(prefix: string): Promise<string> {
 	await env.admin('DELETE', 'faults');
 	// Item 0's first status query waits 4 s at the sandbox: time to arm the faults meant for item 1.
-	const { faults } = await env.admin<{ faults: Fault[] }>('POST', 'faults', { kind: 'latency', op: 'status', count: 1, latencyMs: 4000 });
+	const { faults } = await env.admin<{ faults: Fault[] }>('POST', 'faults', {
+		kind: 'latency',
+		op: 'status',
+		count: 1,
+		latencyMs: 4000,
+	});
 	const before = await executionIds();
-	const response = await env.n8n.webhook(WEBHOOK_PATH, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ prefix }) });
+	const response = await env.n8n.webhook(WEBHOOK_PATH, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ prefix }),
+	});
 	expect(response.status).toBe(200);
 	await response.arrayBuffer();
 	await eventually('item 0 charged and polling', async () => {

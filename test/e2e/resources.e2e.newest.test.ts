@@ -3,7 +3,9 @@
 import { newest, skipUnlocked, useNewestRuntime } from '../support/newest-runtime';
 
 // the same tests, their n8n on ports clear of the pinned run's
-jest.mock('../support/e2e-environment', () => require('../support/newest-runtime').onNewestPorts(jest.requireActual('../support/e2e-environment')));
+jest.mock('../support/e2e-environment', () =>
+	require('../support/newest-runtime').onNewestPorts(jest.requireActual('../support/e2e-environment')),
+);
 
 if (newest.locked) {
 	useNewestRuntime();

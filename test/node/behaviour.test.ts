@@ -26,7 +26,9 @@ describe('Wait for Final Status', () => {
 	});
 
 	it('a decline found while waiting is returned as an output', async () => {
-		const out = single(await runNode(env.sb, cardPayment({ merchantOrderId: 'wait-declined', cvv: '209', options: WAIT })));
+		const out = single(
+			await runNode(env.sb, cardPayment({ merchantOrderId: 'wait-declined', cvv: '209', options: WAIT })),
+		);
 		expect(out).toMatchObject({ status: 'declined', errorMessage: 'Pick-up card (stolen card)', errorCode: '209' });
 	});
 
@@ -39,15 +41,27 @@ describe('Wait for Final Status', () => {
 
 	it('gives up after Max Wait and returns the order as still processing', async () => {
 		await env.sb.fault({ kind: 'stay-processing', op: 'sale', count: 1 });
-		const out = single(await runNode(env.sb, cardPayment({ merchantOrderId: 'wait-timeout', options: { waitForFinalStatus: true, pollIntervalSeconds: 0.1, maxWaitSeconds: 1 } })));
+		const out = single(
+			await runNode(
+				env.sb,
+				cardPayment({
+					merchantOrderId: 'wait-timeout',
+					options: { waitForFinalStatus: true, pollIntervalSeconds: 0.1, maxWaitSeconds: 1 },
+				}),
+			),
+		);
 		expect(out).toMatchObject({ status: 'processing', final: false, waitTimedOut: true });
 		expect(await statusQueries()).toBeGreaterThan(1);
 	});
 });
 
 describe('bulk runs', () => {
-	const input = ['a', 'b', 'c', 'd', 'e', 'f'].map((suffix, index) => ({ invoice: `bulk-${suffix}`, total: `${index + 1}.00` }));
-	const params = (options: INodeParameters) => cardPayment({ merchantOrderId: '={{ $json.invoice }}', amount: '={{ $json.total }}', options });
+	const input = ['a', 'b', 'c', 'd', 'e', 'f'].map((suffix, index) => ({
+		invoice: `bulk-${suffix}`,
+		total: `${index + 1}.00`,
+	}));
+	const params = (options: INodeParameters) =>
+		cardPayment({ merchantOrderId: '={{ $json.invoice }}', amount: '={{ $json.total }}', options });
 
 	it('concurrency 3: requests overlap, yet output order and pairedItem follow the input', async () => {
 		// The first sale is slow, so later items finish before it.
@@ -55,12 +69,19 @@ describe('bulk runs', () => {
 		const run = await runNode(env.sb, params({ concurrency: 3 }), { input });
 		expect(run.error).toBeUndefined();
 		expect(run.items.map((item) => item.pairedItem)).toEqual(input.map((_, item) => ({ item })));
-		expect(jsonOf(run).map((json) => [json.client_orderid, json.status])).toEqual(input.map((item) => [item.invoice, 'processing']));
+		expect(jsonOf(run).map((json) => [json.client_orderid, json.status])).toEqual(
+			input.map((item) => [item.invoice, 'processing']),
+		);
 		const sales = (await env.sb.requests()).filter((request) => request.op === 'sale');
 		expect(sales[sales.length - 1].client_orderid).toBe('bulk-a');
 		expect(sales).toHaveLength(6);
-		const { orders } = await env.sb.admin<{ orders: Array<{ client_orderid: string; amount: string }> }>('GET', 'orders');
-		expect(orders.map((order) => [order.client_orderid, order.amount]).sort()).toEqual(input.map((item) => [item.invoice, item.total]));
+		const { orders } = await env.sb.admin<{ orders: Array<{ client_orderid: string; amount: string }> }>(
+			'GET',
+			'orders',
+		);
+		expect(orders.map((order) => [order.client_orderid, order.amount]).sort()).toEqual(
+			input.map((item) => [item.invoice, item.total]),
+		);
 	});
 
 	it('concurrency 1 (the default) sends one item after the other', async () => {
@@ -83,7 +104,10 @@ describe('bulk runs', () => {
 	});
 
 	it('On Error "Continue (using error output)": the bad item goes to the error output with its pairedItem', async () => {
-		const mixed = [{ invoice: 'bulk-err-ok', total: '2.00' }, { invoice: 'bulk-err-bad', total: '-1' }];
+		const mixed = [
+			{ invoice: 'bulk-err-ok', total: '2.00' },
+			{ invoice: 'bulk-err-bad', total: '-1' },
+		];
 		const run = await runNode(env.sb, params({}), { input: mixed, errorOutput: true });
 		expect(run.items.map((item) => item.json.client_orderid)).toEqual(['bulk-err-ok']);
 		expect(run.errorItems).toHaveLength(1);

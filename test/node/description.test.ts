@@ -23,9 +23,36 @@ const CONTRACT: Record<string, string[]> = {
 	transfer: ['checkPanEligibility', 'send', 'sendByReference', 'sendByReferenceV2'],
 };
 // Kept by hand on purpose: a second opinion on the catalogue (the 3-D Secure uploads complete a pending payment).
-const MONEY_MOVING = ['payment:sale', 'payment:preauth', 'payment:capture', 'payment:void', 'payment:return', 'cardReference:rebill', 'cardReference:rebillSale', 'cardReference:rebillPreauth', 'payout:send', 'payout:pay', 'payout:sendV4', 'transfer:send', 'transfer:sendByReference', 'transfer:sendByReferenceV2', 'payment:saleWithToken', 'hostedForm:payout', 'recurringPayment:create', 'recurringPayment:update', 'threeDSecure:uploadCRes', 'threeDSecure:uploadPaRes', 'threeDSecure:uploadMethodUrlResult'];
+const MONEY_MOVING = [
+	'payment:sale',
+	'payment:preauth',
+	'payment:capture',
+	'payment:void',
+	'payment:return',
+	'cardReference:rebill',
+	'cardReference:rebillSale',
+	'cardReference:rebillPreauth',
+	'payout:send',
+	'payout:pay',
+	'payout:sendV4',
+	'transfer:send',
+	'transfer:sendByReference',
+	'transfer:sendByReferenceV2',
+	'payment:saleWithToken',
+	'hostedForm:payout',
+	'recurringPayment:create',
+	'recurringPayment:update',
+	'threeDSecure:uploadCRes',
+	'threeDSecure:uploadPaRes',
+	'threeDSecure:uploadMethodUrlResult',
+];
 
-const sortedByName = (options: INodePropertyOptions[]) => options.map((o) => o.name).join('|') === [...options].sort((a, b) => a.name.localeCompare(b.name)).map((o) => o.name).join('|');
+const sortedByName = (options: INodePropertyOptions[]) =>
+	options.map((o) => o.name).join('|') ===
+	[...options]
+		.sort((a, b) => a.name.localeCompare(b.name))
+		.map((o) => o.name)
+		.join('|');
 
 /** The parameters shown for one resource/operation. */
 function shown(resource: string, operation: string): INodeProperties[] {
@@ -53,9 +80,20 @@ it('resources and operations are exactly the contract, each with an action; reso
 	const resources = resource.options as INodePropertyOptions[];
 	expect(resources.map((o) => o.value).sort()).toEqual(Object.keys(CONTRACT).sort());
 	// The node panel lists actions in this order: the everyday resources come before 3-D Secure.
-	expect(resources.map((o) => o.name)).toEqual(['Card Reference', 'Hosted Form', 'Payment', 'Payout', 'Recurring Payment', 'Transaction', 'Transfer', 'Upload 3-D Secure Result']);
+	expect(resources.map((o) => o.name)).toEqual([
+		'Card Reference',
+		'Hosted Form',
+		'Payment',
+		'Payout',
+		'Recurring Payment',
+		'Transaction',
+		'Transfer',
+		'Upload 3-D Secure Result',
+	]);
 	for (const [name, operations] of Object.entries(CONTRACT)) {
-		const selectors = properties.filter((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(name));
+		const selectors = properties.filter(
+			(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(name),
+		);
 		expect(selectors).toHaveLength(1);
 		const options = selectors[0].options as INodePropertyOptions[];
 		expect(options.map((o) => o.value).sort()).toEqual(operations);
@@ -72,38 +110,80 @@ it('every operation has its own parameters, Extra Fields and Options; money move
 			expect(names).toEqual(expect.arrayContaining(['operation', 'extraFields', 'options']));
 			const options = shown(resource, operation).find((p) => p.name === 'options')!.options as INodeProperties[];
 			const optionNames = options.map((o) => o.name);
-			expect(optionNames).toEqual(expect.arrayContaining(['endpointId', 'endpointGroupId', 'includeRawReply', 'timeoutSeconds', 'concurrency']));
+			expect(optionNames).toEqual(
+				expect.arrayContaining(['endpointId', 'endpointGroupId', 'includeRawReply', 'timeoutSeconds', 'concurrency']),
+			);
 			const moves = MONEY_MOVING.includes(`${resource}:${operation}`);
 			expect(names.includes('retryNotice')).toBe(moves);
 			expect(optionNames.includes('allowAiMoneyMovement')).toBe(moves);
-			expect(options.map((o) => o.displayName)).toEqual([...options.map((o) => o.displayName)].sort((a, b) => a.localeCompare(b)));
+			expect(options.map((o) => o.displayName)).toEqual(
+				[...options.map((o) => o.displayName)].sort((a, b) => a.localeCompare(b)),
+			);
 		}
 	}
 });
 
 it('Wait for Final Status is offered on money-moving and initial operations; the signature scheme only on two forms', () => {
 	const offers = (resource: string, operation: string, option: string) =>
-		(shown(resource, operation).find((p) => p.name === 'options')!.options as INodeProperties[]).some((o) => o.name === option);
-	for (const key of ['payment:sale', 'payment:preauth', 'payment:capture', 'payment:void', 'payment:return', 'payment:verifyAccount', 'cardReference:rebill', 'payout:send', 'payout:pay', 'transfer:send', 'transfer:sendByReferenceV2', 'payment:saleWithToken']) {
+		(shown(resource, operation).find((p) => p.name === 'options')!.options as INodeProperties[]).some(
+			(o) => o.name === option,
+		);
+	for (const key of [
+		'payment:sale',
+		'payment:preauth',
+		'payment:capture',
+		'payment:void',
+		'payment:return',
+		'payment:verifyAccount',
+		'cardReference:rebill',
+		'payout:send',
+		'payout:pay',
+		'transfer:send',
+		'transfer:sendByReferenceV2',
+		'payment:saleWithToken',
+	]) {
 		expect(offers(key.split(':')[0], key.split(':')[1], 'waitForFinalStatus')).toBe(true);
 	}
 	expect(offers('transaction', 'getStatus', 'waitForFinalStatus')).toBe(false);
 	expect(offers('transaction', 'getStatusV4', 'waitForFinalStatus')).toBe(false);
 	expect(offers('hostedForm', 'transfer', 'waitForFinalStatus')).toBe(false);
 	expect(offers('hostedForm', 'sale', 'waitForFinalStatus')).toBe(false);
-	const scheme = (operation: string) => (shown('hostedForm', operation).find((p) => p.name === 'options')!.options as INodeProperties[]).find((o) => o.name === 'signatureScheme');
+	const scheme = (operation: string) =>
+		(shown('hostedForm', operation).find((p) => p.name === 'options')!.options as INodeProperties[]).find(
+			(o) => o.name === 'signatureScheme',
+		);
 	expect(scheme('payment')?.default).toBe('control');
 	expect(scheme('payout')?.default).toBe('oauth-hmac-sha1');
 	expect(scheme('sale')).toBeUndefined();
 });
 
 it('user-facing names hide the wire spelling', () => {
-	const displayNames = new Set(properties.flatMap((p) => [p.displayName, ...((p.options ?? []) as INodeProperties[]).map((o) => o.displayName)]));
-	for (const name of ['Order ID (Merchant)', 'Gateway Order ID', 'Card Reference ID', 'Recurring Payment ID', 'Card Number', 'CVV']) expect(displayNames.has(name)).toBe(true);
+	const displayNames = new Set(
+		properties.flatMap((p) => [p.displayName, ...((p.options ?? []) as INodeProperties[]).map((o) => o.displayName)]),
+	);
+	for (const name of [
+		'Order ID (Merchant)',
+		'Gateway Order ID',
+		'Card Reference ID',
+		'Recurring Payment ID',
+		'Card Number',
+		'CVV',
+	])
+		expect(displayNames.has(name)).toBe(true);
 	for (const p of properties) expect(p.displayName).not.toMatch(/client_orderid|client-order-id|cardrefid/);
 	const sale = shown('payment', 'sale');
 	expect(sale.filter((p) => p.required).map((p) => p.name)).toEqual(
-		expect.arrayContaining(['amount', 'currency', 'cardNumber', 'expireMonth', 'expireYear', 'cvv', 'cardholderName', 'email', 'redirectUrl']),
+		expect.arrayContaining([
+			'amount',
+			'currency',
+			'cardNumber',
+			'expireMonth',
+			'expireYear',
+			'cvv',
+			'cardholderName',
+			'email',
+			'redirectUrl',
+		]),
 	);
 	expect(sale.find((p) => p.name === 'merchantOrderId')?.required).toBe(false);
 	expect(shown('payment', 'capture').find((p) => p.name === 'merchantOrderId')?.required).toBe(true);
@@ -119,23 +199,53 @@ it('Wait for Final Status and its two settings stand together in the A–Z optio
 it('Sale reads in sections; the parameter names stay what saved workflows hold', () => {
 	const sale = shown('payment', 'sale');
 	const headings = sale.filter((p) => p.type === 'notice' && p.name.endsWith('Section'));
-	expect(headings.map((p) => p.name)).toEqual(['amountSection', 'cardNumberSection', 'emailSection', 'addressSection', 'redirectUrlSection']);
+	expect(headings.map((p) => p.name)).toEqual([
+		'amountSection',
+		'cardNumberSection',
+		'emailSection',
+		'addressSection',
+		'redirectUrlSection',
+	]);
 	for (const heading of headings) {
 		expect(sale.indexOf(heading) + 1).toBe(sale.findIndex((p) => `${p.name}Section` === heading.name));
 	}
 	const required = sale.filter((p) => p.required).map((p) => p.name);
 	expect(required.sort()).toEqual(
-		['orderDescription', 'amount', 'currency', 'cardNumber', 'expireMonth', 'expireYear', 'cvv', 'cardholderName', 'email', 'phone', 'ipAddress', 'address', 'city', 'zipCode', 'country', 'redirectUrl'].sort(),
+		[
+			'orderDescription',
+			'amount',
+			'currency',
+			'cardNumber',
+			'expireMonth',
+			'expireYear',
+			'cvv',
+			'cardholderName',
+			'email',
+			'phone',
+			'ipAddress',
+			'address',
+			'city',
+			'zipCode',
+			'country',
+			'redirectUrl',
+		].sort(),
 	);
 	// Every text field shows an example.
-	for (const p of sale.filter((p) => p.type === 'string')) expect({ name: p.name, placeholder: typeof p.placeholder }).toEqual({ name: p.name, placeholder: 'string' });
+	for (const p of sale.filter((p) => p.type === 'string'))
+		expect({ name: p.name, placeholder: typeof p.placeholder }).toEqual({ name: p.name, placeholder: 'string' });
 });
 
 it("Return's Amount says that leaving it empty returns everything that is left", () => {
-	const amount = (shown('payment', 'return').find((p) => p.name === 'additionalFields')!.options as INodeProperties[]).find((o) => o.name === 'amount')!;
+	const amount = (
+		shown('payment', 'return').find((p) => p.name === 'additionalFields')!.options as INodeProperties[]
+	).find((o) => o.name === 'amount')!;
 	expect(amount.hint).toBe('Leave empty (and Currency too) to return everything that is left on the order');
-	expect(amount.description).toContain('Leave Amount and Currency empty to return everything that is left on the order');
-	const capture = (shown('payment', 'capture').find((p) => p.name === 'additionalFields')!.options as INodeProperties[]).find((o) => o.name === 'amount')!;
+	expect(amount.description).toContain(
+		'Leave Amount and Currency empty to return everything that is left on the order',
+	);
+	const capture = (
+		shown('payment', 'capture').find((p) => p.name === 'additionalFields')!.options as INodeProperties[]
+	).find((o) => o.name === 'amount')!;
 	expect(capture.hint).toContain('capture everything still held');
 });
 
@@ -148,12 +258,24 @@ it('required things are in sight: the payout destination is named above Amount, 
 		expect(names.indexOf('amountSection') + 1).toBe(names.indexOf('amount'));
 		expect(heading.type).toBe('notice');
 		expect(heading.displayName).toMatch(/Amount, Currency and a destination are required/);
-		for (const field of ['Card Number', 'Expiry Month', 'Expiry Year', 'Bank Account Number', 'Bank Name', 'Additional Fields']) expect(heading.displayName).toContain(field);
+		for (const field of [
+			'Card Number',
+			'Expiry Month',
+			'Expiry Year',
+			'Bank Account Number',
+			'Bank Name',
+			'Additional Fields',
+		])
+			expect(heading.displayName).toContain(field);
 		expect(payout.filter((p) => p.required).map((p) => p.name)).toEqual(['amount', 'currency']);
 		// The destination stays where saved workflows hold it; its first field says what goes with it.
 		const additional = payout.find((p) => p.name === 'additionalFields')!.options as INodeProperties[];
-		expect(additional.map((o) => o.name)).toEqual(expect.arrayContaining(['cardNumber', 'expireMonth', 'expireYear', 'accountNumber', 'bankName']));
-		expect(additional.find((o) => o.name === 'cardNumber')!.hint).toMatch(/^Payout to a card: Expiry Month and Expiry Year/);
+		expect(additional.map((o) => o.name)).toEqual(
+			expect.arrayContaining(['cardNumber', 'expireMonth', 'expireYear', 'accountNumber', 'bankName']),
+		);
+		expect(additional.find((o) => o.name === 'cardNumber')!.hint).toMatch(
+			/^Payout to a card: Expiry Month and Expiry Year/,
+		);
 		expect(additional.find((o) => o.name === 'accountNumber')!.hint).toMatch(/^Payout to a bank account: Bank Name/);
 	}
 	// Wherever Amount is a top-level parameter, the heading above it says Amount and Currency are required.
@@ -162,8 +284,15 @@ it('required things are in sight: the payout destination is named above Amount, 
 			const parameters = shown(resource, operation);
 			const at = parameters.findIndex((p) => p.name === 'amount');
 			if (at < 0) continue;
-			expect({ resource, operation, required: parameters[at].required, heading: parameters[at - 1].name }).toEqual({ resource, operation, required: true, heading: 'amountSection' });
-			expect(parameters[at - 1].displayName).toMatch(/Amount and Currency are required|Amount, Currency and a destination are required/);
+			expect({ resource, operation, required: parameters[at].required, heading: parameters[at - 1].name }).toEqual({
+				resource,
+				operation,
+				required: true,
+				heading: 'amountSection',
+			});
+			expect(parameters[at - 1].displayName).toMatch(
+				/Amount and Currency are required|Amount, Currency and a destination are required/,
+			);
 		}
 	}
 });
@@ -180,7 +309,9 @@ it('Return and Capture say, above the order fields, that no Amount means everyth
 		expect(heading.displayName).toContain('add Amount and Currency under <b>Additional Fields</b>');
 		expect(parameters.indexOf(heading) + 1).toBe(parameters.findIndex((p) => p.name === 'merchantOrderId'));
 		// Amount and Currency stay optional, under Additional Fields, where saved workflows hold them.
-		expect((parameters.find((p) => p.name === 'additionalFields')!.options as INodeProperties[]).map((o) => o.name)).toEqual(['amount', 'comment', 'currency']);
+		expect(
+			(parameters.find((p) => p.name === 'additionalFields')!.options as INodeProperties[]).map((o) => o.name),
+		).toEqual(['amount', 'comment', 'currency']);
 	}
 });
 
@@ -188,7 +319,10 @@ it('the node panel lists the actions in ops words: "Refund a payment", "Send a p
 	const actions = properties.filter((p) => p.name === 'operation').flatMap((p) => p.options as INodePropertyOptions[]);
 	expect(actions).toHaveLength(35);
 	const action = (resource: string, operation: string) =>
-		(properties.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource))!.options as INodePropertyOptions[]).find((o) => o.value === operation)!.action;
+		(
+			properties.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource))!
+				.options as INodePropertyOptions[]
+		).find((o) => o.value === operation)!.action;
 	expect(action('payment', 'return')).toBe('Refund a payment');
 	expect(action('payout', 'send')).toBe('Send a payout');
 	expect(action('payment', 'sale')).toBe('Charge a card');
@@ -200,7 +334,9 @@ it('the node panel lists the actions in ops words: "Refund a payment", "Send a p
 });
 
 it('Max Total per Run says it is per workflow execution, not per day', () => {
-	const option = (shown('payment', 'return').find((p) => p.name === 'options')!.options as INodeProperties[]).find((o) => o.name === 'maxTotalPerRun')!;
+	const option = (shown('payment', 'return').find((p) => p.name === 'options')!.options as INodeProperties[]).find(
+		(o) => o.name === 'maxTotalPerRun',
+	)!;
 	expect(option.displayName).toBe('Max Total per Run');
 	expect(option.hint).toMatch(/^Per workflow execution, not per day/);
 	expect(option.description).toContain('not a daily or account-wide cap');
@@ -208,8 +344,15 @@ it('Max Total per Run says it is per workflow execution, not per day', () => {
 
 it('codex file, with the words an ops person searches for', () => {
 	const codex = JSON.parse(readFileSync(path.join(__dirname, '../../nodes/CardGateway/CardGateway.node.json'), 'utf8'));
-	expect(codex).toMatchObject({ node: 'n8n-nodes-card-gateway.cardGateway', nodeVersion: '1.0', codexVersion: '1.0', categories: ['Finance & Accounting'] });
-	expect(codex.alias).toEqual(expect.arrayContaining(['refund', 'payout', 'payment', 'Paynet', 'PaynetEasy', 'capture', '3DS']));
+	expect(codex).toMatchObject({
+		node: 'n8n-nodes-card-gateway.cardGateway',
+		nodeVersion: '1.0',
+		codexVersion: '1.0',
+		categories: ['Finance & Accounting'],
+	});
+	expect(codex.alias).toEqual(
+		expect.arrayContaining(['refund', 'payout', 'payment', 'Paynet', 'PaynetEasy', 'capture', '3DS']),
+	);
 	for (const kind of ['primaryDocumentation', 'credentialDocumentation']) {
 		expect(codex.resources[kind][0].url).toMatch(/^https:\/\/github\.com\/card-gateway\/n8n-nodes-card-gateway#/);
 	}
@@ -217,19 +360,35 @@ it('codex file, with the words an ops person searches for', () => {
 
 it('an operation is its own file plus one entry in its resource: menu, parameters, money options and guards follow from it', () => {
 	// A throwaway operation on an existing catalogue line (a capture): nothing else is declared anywhere.
-	const settle = defineOperation({ gateway: 'capture', menu: { name: 'Settle', description: 'Settle a hold', action: 'Settle a hold' }, required: [merchantOrderId, gatewayOrderId] });
-	const look = defineOperation({ gateway: 'status', menu: { name: 'Look', description: 'Look at an order', action: 'Look at an order' }, required: [merchantOrderId, gatewayOrderId] });
+	const settle = defineOperation({
+		gateway: 'capture',
+		menu: { name: 'Settle', description: 'Settle a hold', action: 'Settle a hold' },
+		required: [merchantOrderId, gatewayOrderId],
+	});
+	const look = defineOperation({
+		gateway: 'status',
+		menu: { name: 'Look', description: 'Look at an order', action: 'Look at an order' },
+		required: [merchantOrderId, gatewayOrderId],
+	});
 	const scratch = defineResource('scratch', 'Scratch', 'look', { settle, look });
 	const [menu, ...parameters] = scratch.description;
 	expect(menu.options).toEqual([
 		{ name: 'Look', value: 'look', description: 'Look at an order', action: 'Look at an order' },
 		{ name: 'Settle', value: 'settle', description: 'Settle a hold', action: 'Settle a hold' },
 	]);
-	expect(scratch.operations.settle.spec).toMatchObject({ resource: 'scratch', operation: 'settle', label: 'Scratch → Settle' });
+	expect(scratch.operations.settle.spec).toMatchObject({
+		resource: 'scratch',
+		operation: 'settle',
+		label: 'Scratch → Settle',
+	});
 	expect([movesMoney(scratch.operations.settle.spec), movesMoney(scratch.operations.look.spec)]).toEqual([true, false]);
-	const shownFor = (operation: string) => parameters.filter((p) => p.displayOptions?.show?.operation?.includes(operation));
-	const optionNames = (operation: string) => ((shownFor(operation).find((p) => p.name === 'options')?.options ?? []) as INodeProperties[]).map((o) => o.name);
+	const shownFor = (operation: string) =>
+		parameters.filter((p) => p.displayOptions?.show?.operation?.includes(operation));
+	const optionNames = (operation: string) =>
+		((shownFor(operation).find((p) => p.name === 'options')?.options ?? []) as INodeProperties[]).map((o) => o.name);
 	expect(shownFor('settle').map((p) => p.name)).toContain('retryNotice');
-	expect(optionNames('settle')).toEqual(expect.arrayContaining(['allowAiMoneyMovement', 'dryRun', 'maxAmountPerItem', 'maxTotalPerRun']));
+	expect(optionNames('settle')).toEqual(
+		expect.arrayContaining(['allowAiMoneyMovement', 'dryRun', 'maxAmountPerItem', 'maxTotalPerRun']),
+	);
 	expect(optionNames('look')).not.toContain('allowAiMoneyMovement');
 });

@@ -2,7 +2,17 @@
 // the sandbox's ledger over real HTTP. Each of these failed on ad87028.
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { BANK_DESTINATION, PAN2, WAIT, cardPayment, readKey, runNode, single, useSandbox, type NodeRun } from '../support/harness';
+import {
+	BANK_DESTINATION,
+	PAN2,
+	WAIT,
+	cardPayment,
+	readKey,
+	runNode,
+	single,
+	useSandbox,
+	type NodeRun,
+} from '../support/harness';
 
 const { startHostileGateway } = require('../support/hostile-gateway') as {
 	startHostileGateway(
@@ -20,7 +30,9 @@ const contextOf = (run: NodeRun) => (run.error?.context ?? {}) as IDataObject;
 
 /** Runs the node through a proxy that answers every `op` request with `answer`. */
 async function through(op: string, answer: string, parameters: INodeParameters) {
-	const proxy = await startHostileGateway(env.sb.url, (request) => (request.op === op ? { forward: answer !== 'acceptedUnbooked', answer } : undefined));
+	const proxy = await startHostileGateway(env.sb.url, (request) =>
+		request.op === op ? { forward: answer !== 'acceptedUnbooked', answer } : undefined,
+	);
 	try {
 		return await runNode(env.sb, parameters, { credentials: { baseUrl: `${proxy.url}/paynet` } });
 	} finally {
@@ -37,7 +49,13 @@ describe('finding 1: the 3-D Secure uploads complete a pending payment, so they 
 	async function pendingSale(id: string) {
 		const out = single(await runNode(env.sb, cardPayment({ merchantOrderId: id, cvv: '321', options: WAIT })));
 		expect(out.threeDSecureRequired).toBe(true);
-		return { resource: 'threeDSecure', operation: 'uploadCRes', merchantOrderId: id, gatewayOrderId: out.orderid, cRes: 'eyJwYXNzIjp0cnVlfQ' };
+		return {
+			resource: 'threeDSecure',
+			operation: 'uploadCRes',
+			merchantOrderId: id,
+			gatewayOrderId: out.orderid,
+			cRes: 'eyJwYXNzIjp0cnVlfQ',
+		};
 	}
 
 	it('a lost reply after the upload completed the sale says money MAY have moved, with what the status shows', async () => {
@@ -53,7 +71,12 @@ describe('finding 1: the 3-D Secure uploads complete a pending payment, so they 
 	it('waiting for the final status, an approved upload says what it charged', async () => {
 		const upload = await pendingSale('tds-ok');
 		const out = single(await runNode(env.sb, { ...upload, options: WAIT }));
-		expect(out).toMatchObject({ status: 'approved', moneyEffect: 'moved', amountCharged: '10.00', outcome: 'Charged 10.00 USD' });
+		expect(out).toMatchObject({
+			status: 'approved',
+			moneyEffect: 'moved',
+			amountCharged: '10.00',
+			outcome: 'Charged 10.00 USD',
+		});
 		expect(await ledgerOf('tds-ok')).toEqual([['sale', '10.00']]);
 	});
 
@@ -75,7 +98,10 @@ describe('finding 1: the 3-D Secure uploads complete a pending payment, so they 
 
 	it('an upload run again on a sale an earlier upload completed, only acknowledged, does not say "Charged" again (campaign 10)', async () => {
 		const upload = await pendingSale('tds-again');
-		expect(single(await runNode(env.sb, { ...upload, options: WAIT }))).toMatchObject({ moneyEffect: 'moved', amountCharged: '10.00' });
+		expect(single(await runNode(env.sb, { ...upload, options: WAIT }))).toMatchObject({
+			moneyEffect: 'moved',
+			amountCharged: '10.00',
+		});
 		const again = single(await through('upload-cres-result', 'acceptedUnbooked', { ...upload, options: WAIT }));
 		expect(again.amountCharged).toBeUndefined();
 		expect(again.moneyEffect).toBe('pending');
@@ -93,19 +119,45 @@ describe('finding 1: the 3-D Secure uploads complete a pending payment, so they 
 describe('finding 3: an amount is claimed only when the gateway approved this very operation', () => {
 	it('a second partial return the gateway accepted but has not booked is not reported as returned', async () => {
 		const ids = await approvedSale('own-second');
-		single(await runNode(env.sb, { resource: 'payment', operation: 'return', ...ids, additionalFields: { amount: '3.00', currency: 'USD' }, options: WAIT }));
+		single(
+			await runNode(env.sb, {
+				resource: 'payment',
+				operation: 'return',
+				...ids,
+				additionalFields: { amount: '3.00', currency: 'USD' },
+				options: WAIT,
+			}),
+		);
 		const out = single(
-			await through('return', 'acceptedUnbooked', { resource: 'payment', operation: 'return', ...ids, additionalFields: { amount: '3.00', currency: 'USD' }, options: WAIT }),
+			await through('return', 'acceptedUnbooked', {
+				resource: 'payment',
+				operation: 'return',
+				...ids,
+				additionalFields: { amount: '3.00', currency: 'USD' },
+				options: WAIT,
+			}),
 		);
 		expect(out.amountReturned).toBeUndefined();
 		expect(out).toMatchObject({ moneyEffect: 'pending', amountRequested: '3.00' });
 		expect(out.outcome).toMatch(/not about this request, so it is not confirmed yet/);
-		expect(await ledgerOf('own-second')).toEqual([['sale', '10.00'], ['return', '3.00']]);
+		expect(await ledgerOf('own-second')).toEqual([
+			['sale', '10.00'],
+			['return', '3.00'],
+		]);
 	});
 
 	it('a second partial capture likewise', async () => {
-		const hold = single(await runNode(env.sb, cardPayment({ merchantOrderId: 'own-capture', options: WAIT }, 'preauth')));
-		const capture = { resource: 'payment', operation: 'capture', merchantOrderId: 'own-capture', gatewayOrderId: hold.orderid, additionalFields: { amount: '2.00', currency: 'USD' }, options: WAIT };
+		const hold = single(
+			await runNode(env.sb, cardPayment({ merchantOrderId: 'own-capture', options: WAIT }, 'preauth')),
+		);
+		const capture = {
+			resource: 'payment',
+			operation: 'capture',
+			merchantOrderId: 'own-capture',
+			gatewayOrderId: hold.orderid,
+			additionalFields: { amount: '2.00', currency: 'USD' },
+			options: WAIT,
+		};
 		expect(single(await runNode(env.sb, capture))).toMatchObject({ amountCaptured: '2.00', moneyEffect: 'moved' });
 		const out = single(await through('capture', 'acceptedUnbooked', capture));
 		expect(out.amountCaptured).toBeUndefined();
@@ -117,12 +169,17 @@ describe('finding 3: an amount is claimed only when the gateway approved this ve
 		['return', { additionalFields: { amount: '4.00', currency: 'USD' } }, 'amountReturned'],
 		['return', {}, 'amountReturned'],
 		['void', { comment: 'duplicate order' }, 'voided'],
-	])('a status without transaction type or serial number (a white label) confirms no %s %j', async (operation, extra, claim) => {
-		const ids = await approvedSale(`untyped-${operation}-${Object.keys(extra).length}`);
-		const out = single(await through('status', 'untypedStatus', { resource: 'payment', operation, ...ids, ...extra, options: WAIT }));
-		expect(out[claim]).toBeUndefined();
-		expect(out.moneyEffect).toBe('pending');
-	});
+	])(
+		'a status without transaction type or serial number (a white label) confirms no %s %j',
+		async (operation, extra, claim) => {
+			const ids = await approvedSale(`untyped-${operation}-${Object.keys(extra).length}`);
+			const out = single(
+				await through('status', 'untypedStatus', { resource: 'payment', operation, ...ids, ...extra, options: WAIT }),
+			);
+			expect(out[claim]).toBeUndefined();
+			expect(out.moneyEffect).toBe('pending');
+		},
+	);
 
 	it('a void run again on a voided order, only acknowledged, does not say "Voided" again (campaign 10)', async () => {
 		const ids = await approvedSale('void-again');
@@ -131,7 +188,10 @@ describe('finding 3: an amount is claimed only when the gateway approved this ve
 		const again = single(await through('void', 'acceptedUnbooked', voidIt));
 		expect(again.voided).toBeUndefined();
 		expect(again.moneyEffect).toBe('pending');
-		expect(await ledgerOf('void-again')).toEqual([['sale', '10.00'], ['void', '10.00']]);
+		expect(await ledgerOf('void-again')).toEqual([
+			['sale', '10.00'],
+			['void', '10.00'],
+		]);
 	});
 
 	it('a sale is its own order: a status without transaction type still confirms it', async () => {
@@ -141,7 +201,15 @@ describe('finding 3: an amount is claimed only when the gateway approved this ve
 });
 
 describe('finding 6: an order ID the gateway already has is reported, never paid again', () => {
-	const payout = (id: string): INodeParameters => ({ resource: 'payout', operation: 'send', merchantOrderId: id, amount: '10.50', currency: 'USD', additionalFields: BANK_DESTINATION, options: WAIT });
+	const payout = (id: string): INodeParameters => ({
+		resource: 'payout',
+		operation: 'send',
+		merchantOrderId: id,
+		amount: '10.50',
+		currency: 'USD',
+		additionalFields: BANK_DESTINATION,
+		options: WAIT,
+	});
 
 	it('Payout → Send run three times with one order ID: one payout, and only the first output says it paid out', async () => {
 		const outputs = [];
@@ -151,7 +219,9 @@ describe('finding 6: an order ID the gateway already has is reported, never paid
 		for (const again of outputs.slice(1)) {
 			expect(again.amountPaidOut).toBeUndefined();
 			expect(again).toMatchObject({ alreadyExisted: true, moneyEffect: 'noMoneyMoved', status: 'approved' });
-			expect(again.outcome).toBe('Order "rerun-payout" already existed at the gateway (paid out earlier, 10.50 USD): nothing was sent, and this run moved nothing new');
+			expect(again.outcome).toBe(
+				'Order "rerun-payout" already existed at the gateway (paid out earlier, 10.50 USD): nothing was sent, and this run moved nothing new',
+			);
 		}
 		// The later runs sent only a status query each.
 		expect((await env.sb.actions()).map((request) => request.op)).toEqual(['payout']);
@@ -163,7 +233,9 @@ describe('finding 6: an order ID the gateway already has is reported, never paid
 		expect(again).toMatchObject({ alreadyExisted: true, moneyEffect: 'noMoneyMoved' });
 		expect(again.amountCharged).toBeUndefined();
 		const other = await runNode(env.sb, cardPayment({ merchantOrderId: 'rerun-sale', amount: '99.00' }));
-		expect(other.error?.message).toContain('the gateway reports this order with 10.00 USD, not the 99.00 USD requested');
+		expect(other.error?.message).toContain(
+			'the gateway reports this order with 10.00 USD, not the 99.00 USD requested',
+		);
 		expect(contextOf(other).moneyEffect).toBe('notSent');
 		expect(await ledgerOf('rerun-sale')).toEqual([['sale', '10.00']]);
 	});
@@ -171,7 +243,9 @@ describe('finding 6: an order ID the gateway already has is reported, never paid
 	it('when the gateway cannot be asked whether the order ID is new, nothing is sent', async () => {
 		await env.sb.fault({ kind: 'reset', op: 'status', count: 10 });
 		const run = await runNode(env.sb, cardPayment({ merchantOrderId: 'rerun-unknown', options: FAST }));
-		expect(run.error?.message).toMatch(/could not check whether the gateway already has this order .*; nothing was sent/);
+		expect(run.error?.message).toMatch(
+			/could not check whether the gateway already has this order .*; nothing was sent/,
+		);
 		expect(contextOf(run).moneyEffect).toBe('notSent');
 		expect(await env.sb.actions()).toEqual([]);
 	});
@@ -182,12 +256,28 @@ describe('finding 5: the stopped-run error says what each item moved', () => {
 		const a = await approvedSale('batch-a');
 		const run = await runNode(
 			env.sb,
-			{ resource: 'payment', operation: 'return', merchantOrderId: '={{ $json.id }}', gatewayOrderId: '={{ $json.orderid }}', options: WAIT },
-			{ input: [{ id: 'batch-a', orderid: a.gatewayOrderId }, { id: 'batch-b', orderid: '999999' }] },
+			{
+				resource: 'payment',
+				operation: 'return',
+				merchantOrderId: '={{ $json.id }}',
+				gatewayOrderId: '={{ $json.orderid }}',
+				options: WAIT,
+			},
+			{
+				input: [
+					{ id: 'batch-a', orderid: a.gatewayOrderId },
+					{ id: 'batch-b', orderid: '999999' },
+				],
+			},
 		);
-		expect(run.error?.description).toContain(`item 1 (order "batch-a", gateway order ${a.gatewayOrderId}): Returned 10.00 USD; 0.00 USD left on the order (money moved)`);
+		expect(run.error?.description).toContain(
+			`item 1 (order "batch-a", gateway order ${a.gatewayOrderId}): Returned 10.00 USD; 0.00 USD left on the order (money moved)`,
+		);
 		expect(run.error?.description).toContain('The run stopped at item 2.');
-		expect(await ledgerOf('batch-a')).toEqual([['sale', '10.00'], ['return', '10.00']]);
+		expect(await ledgerOf('batch-a')).toEqual([
+			['sale', '10.00'],
+			['return', '10.00'],
+		]);
 	});
 });
 
@@ -195,7 +285,22 @@ describe('finding 9: a refused signature reads as such', () => {
 	it('a v4 sale signed with another key: the signature refusal leads, and the money claim is what the status query learned', async () => {
 		const run = await runNode(
 			env.sb,
-			{ resource: 'transfer', operation: 'send', merchantOrderId: '', amount: '4.00', currency: 'USD', additionalFields: { cardNumber: PAN2, expireMonth: '11', expireYear: '2033', cardholderName: 'JANE ROE', cvv: '123', destinationCardNumber: '4444555566661111' }, options: FAST },
+			{
+				resource: 'transfer',
+				operation: 'send',
+				merchantOrderId: '',
+				amount: '4.00',
+				currency: 'USD',
+				additionalFields: {
+					cardNumber: PAN2,
+					expireMonth: '11',
+					expireYear: '2033',
+					cardholderName: 'JANE ROE',
+					cvv: '123',
+					destinationCardNumber: '4444555566661111',
+				},
+				options: FAST,
+			},
 			{ credentials: { privateKey: readKey('other-merchant-2048.key.pem') } },
 		);
 		expect(run.error?.message).toMatch(/HTTP 403/);
@@ -208,12 +313,26 @@ describe('finding 9: a refused signature reads as such', () => {
 describe('finding 11: words', () => {
 	it('a lost reply of Recurring Payment → Update names the recurring payment, never "undefined"', async () => {
 		const sale = await approvedSale('words-rp');
-		const cardRefId = single(await runNode(env.sb, { resource: 'cardReference', operation: 'create', ...sale })).cardRefId;
+		const cardRefId = single(
+			await runNode(env.sb, { resource: 'cardReference', operation: 'create', ...sale }),
+		).cardRefId;
 		const created = single(
-			await runNode(env.sb, { resource: 'recurringPayment', operation: 'create', merchantOrderId: 'words-rp-2', currency: 'USD', additionalFields: { period: 'monthly', interval: 1, amount: '9.99', cardReferenceId: cardRefId } }),
+			await runNode(env.sb, {
+				resource: 'recurringPayment',
+				operation: 'create',
+				merchantOrderId: 'words-rp-2',
+				currency: 'USD',
+				additionalFields: { period: 'monthly', interval: 1, amount: '9.99', cardReferenceId: cardRefId },
+			}),
 		);
 		await env.sb.fault({ kind: 'apply-then-drop', op: 'update-recurring-payment', count: 1 });
-		const run = await runNode(env.sb, { resource: 'recurringPayment', operation: 'update', recurringPaymentId: created.recurringPaymentId, additionalFields: { amount: '12.00', currency: 'USD' }, options: FAST });
+		const run = await runNode(env.sb, {
+			resource: 'recurringPayment',
+			operation: 'update',
+			recurringPaymentId: created.recurringPaymentId,
+			additionalFields: { amount: '12.00', currency: 'USD' },
+			options: FAST,
+		});
 		expect(`${run.error?.message} ${run.error?.description}`).not.toContain('undefined');
 		expect(run.error?.message).toContain(`"${created.recurringPaymentId}"`);
 		expect(run.error?.message).toContain('money MAY have moved');
@@ -228,14 +347,43 @@ describe('finding 11: words', () => {
 	});
 
 	it('every money-moving operation has its verb in a dry run; a refused order leads with the refusal', async () => {
-		const tokenSale = single(await runNode(env.sb, { ...cardPayment({ merchantOrderId: 'words-token' }), operation: 'saleWithToken', hostedFieldsToken: 'hf-x', options: { dryRun: true } }));
+		const tokenSale = single(
+			await runNode(env.sb, {
+				...cardPayment({ merchantOrderId: 'words-token' }),
+				operation: 'saleWithToken',
+				hostedFieldsToken: 'hf-x',
+				options: { dryRun: true },
+			}),
+		);
 		expect(tokenSale.wouldDo).toMatch(/^would charge 10.00 USD/);
 		const byRef = single(
-			await runNode(env.sb, { resource: 'transfer', operation: 'sendByReferenceV2', merchantOrderId: 'words-ref', amount: '4.00', currency: 'USD', destinationCardReferenceId: '1', ipAddress: '203.0.113.7', options: { dryRun: true } }),
+			await runNode(env.sb, {
+				resource: 'transfer',
+				operation: 'sendByReferenceV2',
+				merchantOrderId: 'words-ref',
+				amount: '4.00',
+				currency: 'USD',
+				destinationCardReferenceId: '1',
+				ipAddress: '203.0.113.7',
+				options: { dryRun: true },
+			}),
 		);
 		expect(byRef.wouldDo).toMatch(/^would transfer 4.00 USD/);
-		const declined = single(await runNode(env.sb, cardPayment({ merchantOrderId: 'words-declined', amount: '17.25', cvv: '116', options: WAIT })));
-		const refund = single(await runNode(env.sb, { resource: 'payment', operation: 'return', merchantOrderId: 'words-declined', gatewayOrderId: declined.orderid, options: { dryRun: true } }));
+		const declined = single(
+			await runNode(
+				env.sb,
+				cardPayment({ merchantOrderId: 'words-declined', amount: '17.25', cvv: '116', options: WAIT }),
+			),
+		);
+		const refund = single(
+			await runNode(env.sb, {
+				resource: 'payment',
+				operation: 'return',
+				merchantOrderId: 'words-declined',
+				gatewayOrderId: declined.orderid,
+				options: { dryRun: true },
+			}),
+		);
 		expect(refund.wouldDo).toMatch(/^would be refused by the gateway: the order is "declined"/);
 	});
 });

@@ -2,7 +2,18 @@
 // sandbox verifies every signature (SHA-1 control, OAuth HMAC-SHA1, OAuth RSA-SHA256).
 import type { IDataObject } from 'n8n-workflow';
 
-import { CARD, CUSTOMER, PAN, PAN2, RETURN_URL, WAIT, cardPayment, runNode, single, useSandbox } from '../support/harness';
+import {
+	CARD,
+	CUSTOMER,
+	PAN,
+	PAN2,
+	RETURN_URL,
+	WAIT,
+	cardPayment,
+	runNode,
+	single,
+	useSandbox,
+} from '../support/harness';
 
 const env = useSandbox();
 
@@ -15,24 +26,60 @@ describe('payment', () => {
 	it('sale: expressions resolve per item, the reply is normalised, money moves once', async () => {
 		const run = await runNode(
 			env.sb,
-			cardPayment({ merchantOrderId: '={{ $json.invoice }}', amount: '={{ $json.total }}', email: '={{ $json.customer.email }}' }),
+			cardPayment({
+				merchantOrderId: '={{ $json.invoice }}',
+				amount: '={{ $json.total }}',
+				email: '={{ $json.customer.email }}',
+			}),
 			{ input: [{ invoice: 'ops-sale-1', total: '19.99', customer: { email: 'ada@example.com' } }] },
 		);
 		const out = single(run);
-		expect(out).toMatchObject({ type: 'async-response', status: 'processing', final: false, client_orderid: 'ops-sale-1', endpointId: '1001' });
+		expect(out).toMatchObject({
+			type: 'async-response',
+			status: 'processing',
+			final: false,
+			client_orderid: 'ops-sale-1',
+			endpointId: '1001',
+		});
 		expect(out.orderid).toMatch(/^\d+$/);
 		expect(out.serialNumber).toMatch(/^00000000-0000-0000-0000-[0-9a-f]{12}$/);
 		const [request] = await env.sb.actions();
 		expect(request).toMatchObject({ path: '/paynet/api/v2/sale/1001', op: 'sale' });
-		expect(request.params).toMatchObject({ client_orderid: 'ops-sale-1', amount: '19.99', currency: 'USD', email: 'ada@example.com', expire_month: '12', credit_card_number: '444455******1111' });
-		expect(await env.sb.ledger('ops-sale-1')).toEqual([expect.objectContaining({ kind: 'sale', amount: '19.99', currency: 'USD', orderid: out.orderid })]);
+		expect(request.params).toMatchObject({
+			client_orderid: 'ops-sale-1',
+			amount: '19.99',
+			currency: 'USD',
+			email: 'ada@example.com',
+			expire_month: '12',
+			credit_card_number: '444455******1111',
+		});
+		expect(await env.sb.ledger('ops-sale-1')).toEqual([
+			expect.objectContaining({ kind: 'sale', amount: '19.99', currency: 'USD', orderid: out.orderid }),
+		]);
 	});
 
 	it('sale with Wait for Final Status: approved, with card summary; a declined card is an output, not an error', async () => {
 		const ok = await approved('sale', 'ops-sale-2', '5.00');
-		expect(ok).toMatchObject({ type: 'status-response', status: 'approved', final: true, amount: '5.00', currency: 'USD', bin: '444455', lastFourDigits: '1111', cardType: 'VISA', transactionType: 'sale' });
-		const declined = single(await runNode(env.sb, cardPayment({ merchantOrderId: 'ops-declined', cvv: '116', options: WAIT })));
-		expect(declined).toMatchObject({ status: 'declined', final: true, errorMessage: 'Insufficient funds', errorCode: '116' });
+		expect(ok).toMatchObject({
+			type: 'status-response',
+			status: 'approved',
+			final: true,
+			amount: '5.00',
+			currency: 'USD',
+			bin: '444455',
+			lastFourDigits: '1111',
+			cardType: 'VISA',
+			transactionType: 'sale',
+		});
+		const declined = single(
+			await runNode(env.sb, cardPayment({ merchantOrderId: 'ops-declined', cvv: '116', options: WAIT })),
+		);
+		expect(declined).toMatchObject({
+			status: 'declined',
+			final: true,
+			errorMessage: 'Insufficient funds',
+			errorCode: '116',
+		});
 		expect(await env.sb.ledger('ops-declined')).toEqual([]);
 	});
 
@@ -47,9 +94,24 @@ describe('payment', () => {
 		expect(hold).toMatchObject({ status: 'approved', transactionType: 'preauth' });
 		const ids = { merchantOrderId: 'ops-preauth-1', gatewayOrderId: hold.orderid as string };
 
-		const capture = single(await runNode(env.sb, { resource: 'payment', operation: 'capture', ...ids, additionalFields: { amount: '12.50', currency: 'USD' }, options: WAIT }));
+		const capture = single(
+			await runNode(env.sb, {
+				resource: 'payment',
+				operation: 'capture',
+				...ids,
+				additionalFields: { amount: '12.50', currency: 'USD' },
+				options: WAIT,
+			}),
+		);
 		expect(capture).toMatchObject({ status: 'approved', transactionType: 'capture', orderid: ids.gatewayOrderId });
-		const refund = single(await runNode(env.sb, { resource: 'payment', operation: 'return', ...ids, additionalFields: { amount: '2.50', currency: 'USD', comment: 'damaged' } }));
+		const refund = single(
+			await runNode(env.sb, {
+				resource: 'payment',
+				operation: 'return',
+				...ids,
+				additionalFields: { amount: '2.50', currency: 'USD', comment: 'damaged' },
+			}),
+		);
 		expect(refund).toMatchObject({ type: 'async-response', status: 'processing' });
 		expect((await env.sb.ledger('ops-preauth-1')).map((e) => [e.kind, e.amount])).toEqual([
 			['capture', '12.50'],
@@ -57,28 +119,69 @@ describe('payment', () => {
 		]);
 
 		const sale = await approved('sale', 'ops-void-1', '7.00');
-		const voided = single(await runNode(env.sb, { resource: 'payment', operation: 'void', merchantOrderId: 'ops-void-1', gatewayOrderId: sale.orderid, comment: 'customer cancelled', options: WAIT }));
+		const voided = single(
+			await runNode(env.sb, {
+				resource: 'payment',
+				operation: 'void',
+				merchantOrderId: 'ops-void-1',
+				gatewayOrderId: sale.orderid,
+				comment: 'customer cancelled',
+				options: WAIT,
+			}),
+		);
 		expect(voided).toMatchObject({ status: 'approved', transactionType: 'void' });
 
 		const second = await approved('preauth', 'ops-preauth-2', '8.00');
-		single(await runNode(env.sb, { resource: 'payment', operation: 'return', merchantOrderId: 'ops-preauth-2', gatewayOrderId: second.orderid }));
+		single(
+			await runNode(env.sb, {
+				resource: 'payment',
+				operation: 'return',
+				merchantOrderId: 'ops-preauth-2',
+				gatewayOrderId: second.orderid,
+			}),
+		);
 		expect((await env.sb.ledger('ops-preauth-2')).map((e) => [e.kind, e.amount])).toEqual([['cancel', '8.00']]);
 	});
 
 	it('verify account (asynchronous and synchronous)', async () => {
-		const params = { merchantOrderId: 'ops-verify-1', orderDescription: 'Card check', ...CARD, cvv: '123', ...CUSTOMER };
-		const verified = single(await runNode(env.sb, { resource: 'payment', operation: 'verifyAccount', ...params, options: WAIT }));
+		const params = {
+			merchantOrderId: 'ops-verify-1',
+			orderDescription: 'Card check',
+			...CARD,
+			cvv: '123',
+			...CUSTOMER,
+		};
+		const verified = single(
+			await runNode(env.sb, { resource: 'payment', operation: 'verifyAccount', ...params, options: WAIT }),
+		);
 		expect(verified).toMatchObject({ status: 'approved', transactionType: 'account-verification' });
-		const sync = single(await runNode(env.sb, { resource: 'payment', operation: 'verifyAccountSync', ...params, merchantOrderId: 'ops-verify-2' }));
+		const sync = single(
+			await runNode(env.sb, {
+				resource: 'payment',
+				operation: 'verifyAccountSync',
+				...params,
+				merchantOrderId: 'ops-verify-2',
+			}),
+		);
 		expect(sync).toMatchObject({ type: 'status-response', status: 'approved', final: true });
 		expect(sync.cardRefId).toMatch(/^\d+$/);
 		expect((await env.sb.requests()).map((r) => r.path)).toContain('/paynet/api/v2/sync/account-verification/1001');
 	});
 
 	it('endpoint and endpoint group can be overridden per operation', async () => {
-		const eur = single(await runNode(env.sb, cardPayment({ merchantOrderId: 'ops-eur', currency: 'EUR', options: { endpointId: '1002' } })));
+		const eur = single(
+			await runNode(
+				env.sb,
+				cardPayment({ merchantOrderId: 'ops-eur', currency: 'EUR', options: { endpointId: '1002' } }),
+			),
+		);
 		expect(eur.endpointId).toBe('1002');
-		single(await runNode(env.sb, cardPayment({ merchantOrderId: 'ops-group', currency: 'EUR', options: { endpointGroupId: '2001' } })));
+		single(
+			await runNode(
+				env.sb,
+				cardPayment({ merchantOrderId: 'ops-group', currency: 'EUR', options: { endpointGroupId: '2001' } }),
+			),
+		);
 		const paths = (await env.sb.requests()).map((r) => r.path);
 		expect(paths).toEqual(expect.arrayContaining(['/paynet/api/v2/sale/1002', '/paynet/api/v2/sale/group/2001']));
 		expect(await env.sb.ledger('ops-group')).toEqual([expect.objectContaining({ endpoint: '1002', currency: 'EUR' })]);
@@ -88,11 +191,22 @@ describe('payment', () => {
 describe('transaction', () => {
 	it('get status by merchant order ID, with and without the gateway order ID; an unknown order is an outcome', async () => {
 		const sale = await approved('sale', 'ops-status-1');
-		const byBoth = single(await runNode(env.sb, { resource: 'transaction', operation: 'getStatus', merchantOrderId: 'ops-status-1', gatewayOrderId: sale.orderid }));
+		const byBoth = single(
+			await runNode(env.sb, {
+				resource: 'transaction',
+				operation: 'getStatus',
+				merchantOrderId: 'ops-status-1',
+				gatewayOrderId: sale.orderid,
+			}),
+		);
 		expect(byBoth).toMatchObject({ status: 'approved', orderid: sale.orderid, approvalCode: expect.any(String) });
-		const byMerchantId = single(await runNode(env.sb, { resource: 'transaction', operation: 'getStatus', merchantOrderId: 'ops-status-1' }));
+		const byMerchantId = single(
+			await runNode(env.sb, { resource: 'transaction', operation: 'getStatus', merchantOrderId: 'ops-status-1' }),
+		);
 		expect(byMerchantId.orderid).toBe(sale.orderid);
-		const unknown = single(await runNode(env.sb, { resource: 'transaction', operation: 'getStatus', merchantOrderId: 'ops-no-such-order' }));
+		const unknown = single(
+			await runNode(env.sb, { resource: 'transaction', operation: 'getStatus', merchantOrderId: 'ops-no-such-order' }),
+		);
 		expect(unknown).toMatchObject({ status: 'error', errorMessage: 'Order not found', final: true });
 	});
 });
@@ -117,7 +231,8 @@ describe('hosted forms', () => {
 		['verifyAccount', 'account-verification-form'],
 	])('%s returns the hosted page URL (%s)', async (operation, command) => {
 		const merchantOrderId = `ops-form-${operation}`;
-		const params = operation === 'verifyAccount' ? { ...form(operation), amount: undefined, currency: undefined } : form(operation);
+		const params =
+			operation === 'verifyAccount' ? { ...form(operation), amount: undefined, currency: undefined } : form(operation);
 		const out = single(await runNode(env.sb, { ...params, merchantOrderId }));
 		expect(out).toMatchObject({ type: 'async-form-response', status: 'processing', client_orderid: merchantOrderId });
 		expect(out.redirectUrl).toBe(`${env.sb.url}/sandbox/form/${out.orderid}`);
@@ -131,7 +246,13 @@ describe('hosted forms', () => {
 			['payment', 'oauth-rsa-sha256'],
 			['payout', 'control'],
 		]) {
-			const out = single(await runNode(env.sb, { ...form(operation), merchantOrderId: `ops-scheme-${operation}-${scheme}`, options: { signatureScheme: scheme } }));
+			const out = single(
+				await runNode(env.sb, {
+					...form(operation),
+					merchantOrderId: `ops-scheme-${operation}-${scheme}`,
+					options: { signatureScheme: scheme },
+				}),
+			);
 			expect(out.type).toBe('async-form-response');
 		}
 		const requests = await env.sb.requests();
@@ -153,8 +274,18 @@ describe('card references and rebills', () => {
 		expect(cardRefId).toMatch(/^\d+$/);
 		const v4 = single(await runNode(env.sb, { resource: 'cardReference', operation: 'createV4', ...ids }));
 		expect(v4).toMatchObject({ cardRefId, recurringPaymentId: expect.stringMatching(/^\d+$/) });
-		const info = single(await runNode(env.sb, { resource: 'cardReference', operation: 'getInfo', cardReferenceId: cardRefId }));
-		expect(info).toMatchObject({ type: 'get-card-info-response', bin: '444455', lastFourDigits: '1111', cardType: 'VISA', expireMonth: '12', expireYear: '2035', cardHolderName: 'JOHN SMITH' });
+		const info = single(
+			await runNode(env.sb, { resource: 'cardReference', operation: 'getInfo', cardReferenceId: cardRefId }),
+		);
+		expect(info).toMatchObject({
+			type: 'get-card-info-response',
+			bin: '444455',
+			lastFourDigits: '1111',
+			cardType: 'VISA',
+			expireMonth: '12',
+			expireYear: '2035',
+			cardHolderName: 'JOHN SMITH',
+		});
 	});
 
 	it.each([
@@ -177,7 +308,11 @@ describe('card references and rebills', () => {
 		);
 		expect(out).toMatchObject({ status: 'approved', amount: '3.30' });
 		const request = (await env.sb.actions()).find((r) => r.client_orderid === merchantOrderId);
-		expect(request?.params).toMatchObject({ login: 'n8n-test-merchant', cardrefid: cardRefId, recurrent_scenario: 'REGULAR' });
+		expect(request?.params).toMatchObject({
+			login: 'n8n-test-merchant',
+			cardrefid: cardRefId,
+			recurrent_scenario: 'REGULAR',
+		});
 		expect(request?.path).toBe(`/paynet/api/v2/${command}/1001`);
 		expect((await env.sb.ledger(merchantOrderId)).map((e) => e.kind)).toEqual(ledgerKind ? [ledgerKind] : []);
 	});
@@ -191,12 +326,32 @@ describe('recurring payments (v4, RSA)', () => {
 				operation: 'create',
 				merchantOrderId: 'ops-rp-1',
 				currency: 'USD',
-				additionalFields: { period: 'monthly', interval: 1, amount: '9.99', ...CARD, cvv: '123', firstName: 'John', email: 'john@example.com' },
+				additionalFields: {
+					period: 'monthly',
+					interval: 1,
+					amount: '9.99',
+					...CARD,
+					cvv: '123',
+					firstName: 'John',
+					email: 'john@example.com',
+				},
 			}),
 		);
-		expect(created).toMatchObject({ type: 'create-recurring-payment-response', status: 'approved', client_orderid: 'ops-rp-1' });
+		expect(created).toMatchObject({
+			type: 'create-recurring-payment-response',
+			status: 'approved',
+			client_orderid: 'ops-rp-1',
+		});
 		const request = (await env.sb.actions()).find((r) => r.path.includes('create-recurring-payment'));
-		expect(request?.params).toMatchObject({ 'client-orderid': 'ops-rp-1', 'credit-card-number': '444455******1111', 'expire-month': '12', 'first-name': 'John', period: 'monthly', interval: '1', amount: '9.99' });
+		expect(request?.params).toMatchObject({
+			'client-orderid': 'ops-rp-1',
+			'credit-card-number': '444455******1111',
+			'expire-month': '12',
+			'first-name': 'John',
+			period: 'monthly',
+			interval: '1',
+			amount: '9.99',
+		});
 		const updated = single(
 			await runNode(env.sb, {
 				resource: 'recurringPayment',
@@ -205,7 +360,11 @@ describe('recurring payments (v4, RSA)', () => {
 				additionalFields: { amount: '12.00', currency: 'USD', interval: 2 },
 			}),
 		);
-		expect(updated).toMatchObject({ type: 'update-recurring-payment-response', status: 'approved', recurringPaymentId: created.recurringPaymentId });
+		expect(updated).toMatchObject({
+			type: 'update-recurring-payment-response',
+			status: 'approved',
+			recurringPaymentId: created.recurringPaymentId,
+		});
 	});
 });
 
@@ -216,7 +375,13 @@ describe('payouts', () => {
 		merchantOrderId,
 		amount: '25.00',
 		currency: 'USD',
-		additionalFields: { cardNumber: PAN2, expireMonth: '11', expireYear: '2033', cardholderName: 'JANE ROE', orderDescription: 'Winnings' },
+		additionalFields: {
+			cardNumber: PAN2,
+			expireMonth: '11',
+			expireYear: '2033',
+			cardholderName: 'JANE ROE',
+			orderDescription: 'Winnings',
+		},
 		...extra,
 	});
 
@@ -227,7 +392,12 @@ describe('payouts', () => {
 		]) {
 			const out = single(await runNode(env.sb, payout(operation, id, { options: WAIT })));
 			// The v4 payout is followed with the v4 status, whose reply names no transaction type.
-			expect(out).toMatchObject({ status: 'approved', client_orderid: id, amountPaidOut: '25.00', moneyEffect: 'moved' });
+			expect(out).toMatchObject({
+				status: 'approved',
+				client_orderid: id,
+				amountPaidOut: '25.00',
+				moneyEffect: 'moved',
+			});
 			expect((await env.sb.ledger(id)).map((e) => [e.kind, e.amount])).toEqual([['payout', '25.00']]);
 		}
 		const paths = (await env.sb.requests()).map((r) => r.path);
@@ -238,13 +408,25 @@ describe('payouts', () => {
 		const checked = single(await runNode(env.sb, payout('check', 'ops-payout-2step', { options: WAIT })));
 		expect(checked).toMatchObject({ status: 'approved' });
 		expect(await env.sb.ledger('ops-payout-2step')).toEqual([]);
-		const paid = single(await runNode(env.sb, { resource: 'payout', operation: 'pay', merchantOrderId: 'ops-payout-2step', gatewayOrderId: checked.orderid }));
+		const paid = single(
+			await runNode(env.sb, {
+				resource: 'payout',
+				operation: 'pay',
+				merchantOrderId: 'ops-payout-2step',
+				gatewayOrderId: checked.orderid,
+			}),
+		);
 		expect(paid).toMatchObject({ type: 'async-response', orderid: checked.orderid });
 		expect((await env.sb.ledger('ops-payout-2step')).map((e) => e.kind)).toEqual(['payout']);
 	});
 
 	it('extra fields are sent as named and covered by the OAuth signature', async () => {
-		single(await runNode(env.sb, payout('send', 'ops-payout-extra', { extraFields: { field: [{ name: 'preferred_language', value: 'de' }] } })));
+		single(
+			await runNode(
+				env.sb,
+				payout('send', 'ops-payout-extra', { extraFields: { field: [{ name: 'preferred_language', value: 'de' }] } }),
+			),
+		);
 		const request = (await env.sb.actions()).find((r) => r.client_orderid === 'ops-payout-extra');
 		expect(request?.params).toMatchObject({ preferred_language: 'de' });
 	});
@@ -269,7 +451,14 @@ describe('transfers', () => {
 		expect((await env.sb.ledger('ops-transfer-1')).map((e) => e.kind)).toEqual(['transfer']);
 
 		const sale = await approved('sale', 'ops-transfer-ref-sale');
-		const ref = single(await runNode(env.sb, { resource: 'cardReference', operation: 'create', merchantOrderId: 'ops-transfer-ref-sale', gatewayOrderId: sale.orderid }));
+		const ref = single(
+			await runNode(env.sb, {
+				resource: 'cardReference',
+				operation: 'create',
+				merchantOrderId: 'ops-transfer-ref-sale',
+				gatewayOrderId: sale.orderid,
+			}),
+		);
 		storedCard = ref.cardRefId as string;
 		const byRef = single(
 			await runNode(env.sb, {
@@ -289,12 +478,33 @@ describe('transfers', () => {
 	});
 
 	it('check PAN eligibility (HMAC, client-order-id spelling) by card reference or card number', async () => {
-		const byRef = single(await runNode(env.sb, { resource: 'transfer', operation: 'checkPanEligibility', merchantOrderId: 'ops-pan-1', cardReferenceId: storedCard }));
+		const byRef = single(
+			await runNode(env.sb, {
+				resource: 'transfer',
+				operation: 'checkPanEligibility',
+				merchantOrderId: 'ops-pan-1',
+				cardReferenceId: storedCard,
+			}),
+		);
 		expect(byRef).toMatchObject({ type: 'async-response', client_orderid: 'ops-pan-1' });
-		single(await runNode(env.sb, { resource: 'transfer', operation: 'checkPanEligibility', merchantOrderId: 'ops-pan-2', additionalFields: { cardNumber: PAN, cardholderName: 'JOHN SMITH', expireMonth: '1', expireYear: '2031' } }));
+		single(
+			await runNode(env.sb, {
+				resource: 'transfer',
+				operation: 'checkPanEligibility',
+				merchantOrderId: 'ops-pan-2',
+				additionalFields: { cardNumber: PAN, cardholderName: 'JOHN SMITH', expireMonth: '1', expireYear: '2031' },
+			}),
+		);
 		const requests = await env.sb.actions();
-		expect(requests.find((r) => r.client_orderid === 'ops-pan-1')?.params).toMatchObject({ 'client-order-id': 'ops-pan-1', 'sending-card-ref-id': storedCard });
-		expect(requests.find((r) => r.client_orderid === 'ops-pan-2')?.params).toMatchObject({ 'sending-card-number': '444455******1111', 'card-printed-name': 'JOHN SMITH', expire_month: '01' });
+		expect(requests.find((r) => r.client_orderid === 'ops-pan-1')?.params).toMatchObject({
+			'client-order-id': 'ops-pan-1',
+			'sending-card-ref-id': storedCard,
+		});
+		expect(requests.find((r) => r.client_orderid === 'ops-pan-2')?.params).toMatchObject({
+			'sending-card-number': '444455******1111',
+			'card-printed-name': 'JOHN SMITH',
+			expire_month: '01',
+		});
 	});
 });
 
@@ -313,10 +523,16 @@ describe('3-D Secure', () => {
 		['uploadCRes', { cRes: 'eyJ0aHJlZURTU2VydmVy' }, 'upload-cres-result'],
 	])('%s completes the payment', async (operation, result, command) => {
 		const ids = await pending(`ops-3ds-${operation}`);
-		const out = single(await runNode(env.sb, { resource: 'threeDSecure', operation, ...ids, ...result, options: WAIT }));
+		const out = single(
+			await runNode(env.sb, { resource: 'threeDSecure', operation, ...ids, ...result, options: WAIT }),
+		);
 		expect(out).toMatchObject({ status: 'approved', final: true, orderid: ids.gatewayOrderId });
 		const request = (await env.sb.actions()).find((r) => r.path.includes(command));
-		expect(request?.params).toMatchObject({ 'client-order-id': ids.merchantOrderId, orderid: ids.gatewayOrderId, login: 'n8n-test-merchant' });
+		expect(request?.params).toMatchObject({
+			'client-order-id': ids.merchantOrderId,
+			orderid: ids.gatewayOrderId,
+			login: 'n8n-test-merchant',
+		});
 		expect((await env.sb.ledger(ids.merchantOrderId)).map((e) => e.kind)).toEqual(['sale']);
 	});
 

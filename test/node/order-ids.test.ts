@@ -24,7 +24,15 @@ import {
 } from 'n8n-workflow';
 
 import { generatedOrderId, isExecutionRetry } from '../../nodes/CardGateway/actions/common/orderIds';
-import { NODE_NAME, NODE_TYPE, WAIT, cardGatewayWorkflow, cardPayment, executeOn, useSandbox } from '../support/harness';
+import {
+	NODE_NAME,
+	NODE_TYPE,
+	WAIT,
+	cardGatewayWorkflow,
+	cardPayment,
+	executeOn,
+	useSandbox,
+} from '../support/harness';
 import { freshExecutionData, retryExecutionData, type TestNode } from '../support/n8n';
 
 type Json = Record<string, unknown>;
@@ -51,7 +59,8 @@ function runOf(execution: { contextData: Json; mode?: WorkflowExecuteMode }, run
 /** Through n8n's database and back (n8n serialises execution data with flatted: JSON for what is kept here). */
 const saved = <T>(data: T): T => JSON.parse(JSON.stringify(data)) as T;
 
-const ids = (ctx: IExecuteFunctions, count = 3) => Array.from({ length: count }, (_, index) => generatedOrderId(ctx, index));
+const ids = (ctx: IExecuteFunctions, count = 3) =>
+	Array.from({ length: count }, (_, index) => generatedOrderId(ctx, index));
 
 describe('generatedOrderId', () => {
 	it('is n8n- plus 14 letters; the same for the same item of the same run, another for every other item', () => {
@@ -138,11 +147,17 @@ class PassThrough implements INodeType {
 const workflowOf = (parameters: INodeParameters, before: TestNode[] = [], connections?: IConnections): Workflow =>
 	cardGatewayWorkflow(parameters, { before, connections, nodeTypes: { 'test.pass': new PassThrough() } });
 
-const freshData = (workflow: Workflow, input: Json[]): IRunExecutionData => freshExecutionData(workflow, input.map((json) => ({ json: json as IDataObject })));
+const freshData = (workflow: Workflow, input: Json[]): IRunExecutionData =>
+	freshExecutionData(
+		workflow,
+		input.map((json) => ({ json: json as IDataObject })),
+	);
 
-const execute = (mode: WorkflowExecuteMode, workflow: Workflow, data: IRunExecutionData): Promise<IRun> => executeOn(env.sb, mode, workflow, data);
+const execute = (mode: WorkflowExecuteMode, workflow: Workflow, data: IRunExecutionData): Promise<IRun> =>
+	executeOn(env.sb, mode, workflow, data);
 
-const outputOf = (run: IRun, runIndex = 0) => (run.data.resultData.runData[NODE_NAME]?.[runIndex]?.data?.main?.[0] ?? []).map((item) => item.json as Json);
+const outputOf = (run: IRun, runIndex = 0) =>
+	(run.data.resultData.runData[NODE_NAME]?.[runIndex]?.data?.main?.[0] ?? []).map((item) => item.json as Json);
 
 async function salesOf(amount: string) {
 	return (await env.sb.ledger()).filter((entry) => entry.kind === 'sale' && entry.amount === amount);
@@ -178,7 +193,9 @@ describe('n8n Retry of a failed execution (n8n-core engine, sandbox)', () => {
 		expect(await salesOf('21.01')).toEqual([expect.objectContaining({ client_orderid: firstId })]);
 		expect(await salesOf('21.03')).toEqual([]);
 		// every request of the retry was about item 0's order: nothing under a new ID
-		const retriedIds = (await env.sb.requests()).filter((request) => request.params?.amount === '21.01').map((request) => request.client_orderid);
+		const retriedIds = (await env.sb.requests())
+			.filter((request) => request.params?.amount === '21.01')
+			.map((request) => request.client_orderid);
 		expect(new Set(retriedIds)).toEqual(new Set([firstId]));
 	});
 
@@ -205,23 +222,35 @@ describe('n8n Retry of a failed execution (n8n-core engine, sandbox)', () => {
 		const before = (await env.sb.requests()).length;
 		const retried = await execute('retry', workflow, data);
 		expect(retried.status).toBe('error');
-		expect(retried.data.resultData.error?.message).toContain('"Merchant Order ID" is empty, and this retried execution cannot generate the order IDs');
+		expect(retried.data.resultData.error?.message).toContain(
+			'"Merchant Order ID" is empty, and this retried execution cannot generate the order IDs',
+		);
 		expect((await env.sb.requests()).length).toBe(before);
 		expect(await salesOf('23.01')).toHaveLength(1);
 	});
 
 	it('a fresh execution of the same workflow generates new order IDs (a new payment)', async () => {
 		const workflow = workflowOf(SALE);
-		const runs = [await execute('webhook', workflow, freshData(workflow, items('24', '2035'))), await execute('webhook', workflow, freshData(workflow, items('24', '2035')))];
+		const runs = [
+			await execute('webhook', workflow, freshData(workflow, items('24', '2035'))),
+			await execute('webhook', workflow, freshData(workflow, items('24', '2035'))),
+		];
 		const [a, b] = runs.map((run) => outputOf(run).map((item) => String(item.client_orderid)));
 		expect(new Set([...a, ...b]).size).toBe(6);
 		for (const amount of ['24.01', '24.02', '24.03']) expect(await salesOf(amount)).toHaveLength(2);
 	});
 
-	it('two runs of the node in one execution use their run index: other IDs, derived from the execution\'s seed', async () => {
+	it("two runs of the node in one execution use their run index: other IDs, derived from the execution's seed", async () => {
 		const pass = (name: string): TestNode => ({ name, type: 'test.pass', parameters: {} });
 		const connections: IConnections = {
-			Start: { main: [[{ node: 'A', type: 'main', index: 0 }, { node: 'B', type: 'main', index: 0 }]] },
+			Start: {
+				main: [
+					[
+						{ node: 'A', type: 'main', index: 0 },
+						{ node: 'B', type: 'main', index: 0 },
+					],
+				],
+			},
 			A: { main: [[{ node: NODE_NAME, type: 'main', index: 0 }]] },
 			B: { main: [[{ node: NODE_NAME, type: 'main', index: 0 }]] },
 		};
@@ -234,8 +263,10 @@ describe('n8n Retry of a failed execution (n8n-core engine, sandbox)', () => {
 		const context = run.data.executionData!.contextData[`node:${NODE_NAME}`] as Record<string, string>;
 		const [seed] = Object.values(context).filter((value) => typeof value === 'string' && /^[0-9a-f]{32}$/.test(value));
 		// Letters only, one per digest byte (a run of digits could read as a card number).
-		const letters = (digest: Buffer) => Array.from(digest.subarray(0, 14), (byte) => String.fromCharCode(97 + (byte % 26))).join('');
-		const derived = (runIndex: number, itemIndex: number) => `n8n-${letters(createHash('sha256').update(`${seed}:${runIndex}:${itemIndex}`).digest())}`;
+		const letters = (digest: Buffer) =>
+			Array.from(digest.subarray(0, 14), (byte) => String.fromCharCode(97 + (byte % 26))).join('');
+		const derived = (runIndex: number, itemIndex: number) =>
+			`n8n-${letters(createHash('sha256').update(`${seed}:${runIndex}:${itemIndex}`).digest())}`;
 		expect(perRun).toEqual([
 			[derived(0, 0), derived(0, 1)],
 			[derived(1, 0), derived(1, 1)],

@@ -28,16 +28,30 @@ async function countedRun(parameters: INodeParameters, input: IDataObject[]) {
 	};
 	const { run, output, credentialReads } = await runWorkflow({
 		nodeTypes: { [NODE_TYPE]: node },
-		nodes: [{ name: NODE_NAME, type: NODE_TYPE, parameters, credentials: { cardGatewayApi: { id: 'cred-1', name: 'Card Gateway account' } } }],
+		nodes: [
+			{
+				name: NODE_NAME,
+				type: NODE_TYPE,
+				parameters,
+				credentials: { cardGatewayApi: { id: 'cred-1', name: 'Card Gateway account' } },
+			},
+		],
 		credentials: env.sb.credentials(),
 		input: input.map((json) => ({ json })),
 	});
-	return { error: run.data.resultData.error, items: output(NODE_NAME).map((item) => item.json), reads, credentialReads };
+	return {
+		error: run.data.resultData.error,
+		items: output(NODE_NAME).map((item) => item.json),
+		reads,
+		credentialReads,
+	};
 }
 
 async function approvedSales(count: number) {
 	const input = Array.from({ length: count }, (_, index) => ({ cid: `reads-sale-${index}` }));
-	const run = await runNode(env.sb, cardPayment({ merchantOrderId: '={{ $json.cid }}', options: { concurrency: 4 } }), { input });
+	const run = await runNode(env.sb, cardPayment({ merchantOrderId: '={{ $json.cid }}', options: { concurrency: 4 } }), {
+		input,
+	});
 	expect(run.error).toBeUndefined();
 	return jsonOf(run).map((json) => ({ cid: String(json.client_orderid), oid: String(json.orderid) }));
 }
@@ -45,10 +59,18 @@ async function approvedSales(count: number) {
 describe('reads per run', () => {
 	it('status queries: the credential once, constant options once, each item its own expression once', async () => {
 		const sales = await approvedSales(5);
-		const parameters = { resource: 'transaction', operation: 'getStatus', merchantOrderId: '={{ $json.cid }}', gatewayOrderId: '={{ $json.oid }}', options: { concurrency: 2, timeoutSeconds: 20 } };
+		const parameters = {
+			resource: 'transaction',
+			operation: 'getStatus',
+			merchantOrderId: '={{ $json.cid }}',
+			gatewayOrderId: '={{ $json.oid }}',
+			options: { concurrency: 2, timeoutSeconds: 20 },
+		};
 		const { error, items, reads, credentialReads } = await countedRun(parameters, sales);
 		expect(error).toBeUndefined();
-		expect(items.map((json) => [json.client_orderid, json.orderid, json.status])).toEqual(sales.map(({ cid, oid }) => [cid, oid, 'approved']));
+		expect(items.map((json) => [json.client_orderid, json.orderid, json.status])).toEqual(
+			sales.map(({ cid, oid }) => [cid, oid, 'approved']),
+		);
 		// before: once by the node and once more for each request by n8n's authenticated request helper
 		expect(credentialReads).toBe(1);
 		expect(reads).toMatchObject({ options: 1, merchantOrderId: 5, gatewayOrderId: 5 });
@@ -56,7 +78,13 @@ describe('reads per run', () => {
 
 	it('an expression in the options is read for every item', async () => {
 		const sales = await approvedSales(3);
-		const parameters = { resource: 'transaction', operation: 'getStatus', merchantOrderId: '={{ $json.cid }}', gatewayOrderId: '={{ $json.oid }}', options: { timeoutSeconds: '={{ 10 + $itemIndex }}' } };
+		const parameters = {
+			resource: 'transaction',
+			operation: 'getStatus',
+			merchantOrderId: '={{ $json.cid }}',
+			gatewayOrderId: '={{ $json.oid }}',
+			options: { timeoutSeconds: '={{ 10 + $itemIndex }}' },
+		};
 		const { error, reads } = await countedRun(parameters, sales);
 		expect(error).toBeUndefined();
 		expect(reads.options).toBeGreaterThanOrEqual(3);
@@ -64,7 +92,13 @@ describe('reads per run', () => {
 
 	it('refunds: the order ID the duplicate check read is the one sent, read once per item', async () => {
 		const sales = await approvedSales(4);
-		const parameters = { resource: 'payment', operation: 'return', merchantOrderId: '={{ $json.cid }}', gatewayOrderId: '={{ $json.oid }}', options: { concurrency: 2 } };
+		const parameters = {
+			resource: 'payment',
+			operation: 'return',
+			merchantOrderId: '={{ $json.cid }}',
+			gatewayOrderId: '={{ $json.oid }}',
+			options: { concurrency: 2 },
+		};
 		const { error, items, reads, credentialReads } = await countedRun(parameters, sales);
 		expect(error).toBeUndefined();
 		expect(items.map((json) => json.client_orderid)).toEqual(sales.map((sale) => sale.cid));

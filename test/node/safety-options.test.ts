@@ -3,7 +3,15 @@
 // nothing at all — either reads with certainty or stops the run before anything is sent, naming the
 // option. As an AI agent's tool, a safety option the model can fill ($fromAI) refuses the call.
 // The sandbox's request log and ledger are the witnesses.
-import { Workflow, type IDataObject, type INode, type INodeParameters, type INodeType, type INodeTypeDescription, type NodeParameterValue } from 'n8n-workflow';
+import {
+	Workflow,
+	type IDataObject,
+	type INode,
+	type INodeParameters,
+	type INodeType,
+	type INodeTypeDescription,
+	type NodeParameterValue,
+} from 'n8n-workflow';
 
 import { CardGateway } from '../../nodes/CardGateway/CardGateway.node';
 import { PACKAGE } from '../support/n8n';
@@ -39,12 +47,18 @@ const sale = (id: string, options: INodeParameters) => cardPayment({ merchantOrd
 async function expectCharged(run: NodeRun, id: string) {
 	expect(run.error?.message).toBeUndefined();
 	expect(run.items[0].json).toMatchObject({ client_orderid: id });
-	expect((await env.sb.ledger(id)).map((entry) => `${entry.kind} ${entry.amount} ${entry.currency}`)).toEqual(['sale 10.00 USD']);
+	expect((await env.sb.ledger(id)).map((entry) => `${entry.kind} ${entry.amount} ${entry.currency}`)).toEqual([
+		'sale 10.00 USD',
+	]);
 }
 
 async function expectRehearsed(run: NodeRun, id: string) {
 	expect(run.error?.message).toBeUndefined();
-	expect(run.items[0].json).toMatchObject({ dryRun: true, client_orderid: id, wouldDo: expect.stringMatching(/^would charge 10.00 USD/) });
+	expect(run.items[0].json).toMatchObject({
+		dryRun: true,
+		client_orderid: id,
+		wouldDo: expect.stringMatching(/^would charge 10.00 USD/),
+	});
 	// only the status query about the order; no sale
 	expect(await ops()).toEqual(['status']);
 	expect(await env.sb.ledger()).toEqual([]);
@@ -77,7 +91,10 @@ describe('Dry Run', () => {
 	];
 	it.each(REHEARSE)('%s rehearses: no money-moving request, the ledger unchanged', async (_label, dryRun) => {
 		const id = orderId('dry');
-		await expectRehearsed(await runNode(env.sb, sale(id, { dryRun } as INodeParameters), { input: [{ body: { dryRun: 'TRUE' } }] }), id);
+		await expectRehearsed(
+			await runNode(env.sb, sale(id, { dryRun } as INodeParameters), { input: [{ body: { dryRun: 'TRUE' } }] }),
+			id,
+		);
 	});
 
 	const REAL: Spelling[] = [
@@ -117,7 +134,11 @@ describe('Dry Run', () => {
 	});
 
 	it('an unreadable value that could hold a card number is shown masked, and shortened', async () => {
-		const run = await runNode(env.sb, sale(orderId('dry-pan'), { dryRun: '={{ "card " + $json.pan + " " + "x".repeat(80) }}' }), { input: [{ pan: PAN }] });
+		const run = await runNode(
+			env.sb,
+			sale(orderId('dry-pan'), { dryRun: '={{ "card " + $json.pan + " " + "x".repeat(80) }}' }),
+			{ input: [{ pan: PAN }] },
+		);
 		await expectStopped(run, 'Dry Run');
 		expect(run.error?.message).toContain('444455******1111');
 		expect(run.error?.message).toContain('…');
@@ -136,7 +157,10 @@ describe('Allow AI Agents to Move Money (as an AI agent tool)', () => {
 	];
 	it.each(ON)('%s lets the agent charge', async (_label, allowAiMoneyMovement) => {
 		const id = orderId('ai-on');
-		await expectCharged(await runNode(env.sb, sale(id, { allowAiMoneyMovement } as INodeParameters), { asTool: true }), id);
+		await expectCharged(
+			await runNode(env.sb, sale(id, { allowAiMoneyMovement } as INodeParameters), { asTool: true }),
+			id,
+		);
 	});
 
 	const OFF: Spelling[] = [
@@ -146,11 +170,18 @@ describe('Allow AI Agents to Move Money (as an AI agent tool)', () => {
 		['the text "0"', '0'],
 		['an expression giving "false"', '={{ "false" }}'],
 	];
-	it.each(OFF)('%s refuses the agent, telling it not to retry; nothing is sent', async (_label, allowAiMoneyMovement) => {
-		const run = await runNode(env.sb, sale(orderId('ai-off'), { allowAiMoneyMovement } as INodeParameters), { asTool: true });
-		expect(run.error?.message).toBe('Payment → Sale moves money, and AI agents may not run it through this tool: refused; do not retry this call: it will be refused the same way');
-		expect(await env.sb.requests()).toEqual([]);
-	});
+	it.each(OFF)(
+		'%s refuses the agent, telling it not to retry; nothing is sent',
+		async (_label, allowAiMoneyMovement) => {
+			const run = await runNode(env.sb, sale(orderId('ai-off'), { allowAiMoneyMovement } as INodeParameters), {
+				asTool: true,
+			});
+			expect(run.error?.message).toBe(
+				'Payment → Sale moves money, and AI agents may not run it through this tool: refused; do not retry this call: it will be refused the same way',
+			);
+			expect(await env.sb.requests()).toEqual([]);
+		},
+	);
 
 	// Only an explicit true turns it on: 1 or "yes" may be an accident, and the text "false" must never.
 	const UNREADABLE: Spelling[] = [
@@ -162,12 +193,21 @@ describe('Allow AI Agents to Move Money (as an AI agent tool)', () => {
 		['null', null],
 		...EXPRESSION_UNREADABLE,
 	];
-	it.each(UNREADABLE)('%s: the run stops before anything is sent, naming the option', async (_label, allowAiMoneyMovement) => {
-		await expectStopped(await runNode(env.sb, sale(orderId('ai-bad'), { allowAiMoneyMovement } as INodeParameters), { asTool: true }), 'Allow AI Agents to Move Money');
-	});
+	it.each(UNREADABLE)(
+		'%s: the run stops before anything is sent, naming the option',
+		async (_label, allowAiMoneyMovement) => {
+			await expectStopped(
+				await runNode(env.sb, sale(orderId('ai-bad'), { allowAiMoneyMovement } as INodeParameters), { asTool: true }),
+				'Allow AI Agents to Move Money',
+			);
+		},
+	);
 
 	it('outside an agent the switch is still read strictly (it is a safety option)', async () => {
-		await expectStopped(await runNode(env.sb, sale(orderId('ai-node'), { allowAiMoneyMovement: 'maybe' })), 'Allow AI Agents to Move Money');
+		await expectStopped(
+			await runNode(env.sb, sale(orderId('ai-node'), { allowAiMoneyMovement: 'maybe' })),
+			'Allow AI Agents to Move Money',
+		);
 	});
 });
 
@@ -210,19 +250,37 @@ describe.each([
 		['an expression giving false', '={{ false }}'],
 		...EXPRESSION_UNREADABLE,
 	];
-	it.each(UNREADABLE)('%s: the run stops before anything is sent ("set a limit or remove the option")', async (_label, value) => {
-		await expectStopped(await runNode(env.sb, sale(orderId('lim-bad'), limit(value))), label, /set a limit .* or remove the option/);
-	});
+	it.each(UNREADABLE)(
+		'%s: the run stops before anything is sent ("set a limit or remove the option")',
+		async (_label, value) => {
+			await expectStopped(
+				await runNode(env.sb, sale(orderId('lim-bad'), limit(value))),
+				label,
+				/set a limit .* or remove the option/,
+			);
+		},
+	);
 
 	it('in a dry run too: an unreadable limit stops it (the rehearsal would say "within the limits")', async () => {
-		await expectStopped(await runNode(env.sb, sale(orderId('lim-dry'), { dryRun: true, ...limit('={{ undefined }}') })), label);
+		await expectStopped(
+			await runNode(env.sb, sale(orderId('lim-dry'), { dryRun: true, ...limit('={{ undefined }}') })),
+			label,
+		);
 	});
 });
 
 describe('the other options: text is read like the value it spells, never as the default', () => {
 	it('Include Raw Reply and Wait for Final Status given as text "true" are honoured', async () => {
 		const id = orderId('text-on');
-		const run = await runNode(env.sb, sale(id, { includeRawReply: 'TRUE', waitForFinalStatus: '={{ "true" }}', pollIntervalSeconds: '0', maxWaitSeconds: '30' }));
+		const run = await runNode(
+			env.sb,
+			sale(id, {
+				includeRawReply: 'TRUE',
+				waitForFinalStatus: '={{ "true" }}',
+				pollIntervalSeconds: '0',
+				maxWaitSeconds: '30',
+			}),
+		);
 		await expectCharged(run, id);
 		expect(run.items[0].json).toMatchObject({ final: true, raw: expect.objectContaining({ status: 'approved' }) });
 		expect((await env.sb.actions()).map((request) => request.op)).toEqual(['sale']);
@@ -235,7 +293,11 @@ describe('the other options: text is read like the value it spells, never as the
 
 	it.each<[string, INodeParameters, string]>([
 		['Include Raw Reply "maybe"', { includeRawReply: 'maybe' }, 'Include Raw Reply'],
-		['Wait for Final Status from an expression giving undefined', { waitForFinalStatus: '={{ undefined }}' }, 'Wait for Final Status'],
+		[
+			'Wait for Final Status from an expression giving undefined',
+			{ waitForFinalStatus: '={{ undefined }}' },
+			'Wait for Final Status',
+		],
 		['Timeout "soon"', { timeoutSeconds: 'soon' }, 'Timeout (Seconds)'],
 		['Timeout 0', { timeoutSeconds: 0 }, 'Timeout (Seconds)'],
 		['Concurrency as a list', { concurrency: '={{ [2] }}' }, 'Concurrency'],
@@ -246,12 +308,16 @@ describe('the other options: text is read like the value it spells, never as the
 
 	it('an unreadable option of a later item stops that item before it sends (the first item ran)', async () => {
 		const first = orderId('per-item');
-		const run = await runNode(env.sb, cardPayment({ merchantOrderId: '={{ $json.id }}', options: { includeRawReply: '={{ $json.raw }}' } }), {
-			input: [
-				{ id: first, raw: 'false' },
-				{ id: orderId('per-item'), raw: 'sometimes' },
-			],
-		});
+		const run = await runNode(
+			env.sb,
+			cardPayment({ merchantOrderId: '={{ $json.id }}', options: { includeRawReply: '={{ $json.raw }}' } }),
+			{
+				input: [
+					{ id: first, raw: 'false' },
+					{ id: orderId('per-item'), raw: 'sometimes' },
+				],
+			},
+		);
 		expect(run.error?.message).toContain('"Include Raw Reply" cannot be read: it is the text "sometimes"');
 		expect((await env.sb.ledger()).map((entry) => entry.client_orderid)).toEqual([first]);
 	});
@@ -261,34 +327,58 @@ describe('as an AI agent tool, safety options come from the saved node, never fr
 	// What the model would answer for each $fromAI key: every one lifts a guard.
 	const MODEL = { allow: true, dry: false, limit: '', total: '' };
 	const FILLED: Array<[string, INodeParameters]> = [
-		['Allow AI Agents to Move Money', { allowAiMoneyMovement: "={{ $fromAI('allow', 'May the agent move money?', 'boolean') }}" }],
+		[
+			'Allow AI Agents to Move Money',
+			{ allowAiMoneyMovement: "={{ $fromAI('allow', 'May the agent move money?', 'boolean') }}" },
+		],
 		['Dry Run', { allowAiMoneyMovement: true, dryRun: "={{ $FROMAI ( 'dry' ) }}" }],
 		['Max Amount per Item', { allowAiMoneyMovement: true, maxAmountPerItem: "={{ $fromai('limit') || '' }}" }],
 		['Max Total per Run', { allowAiMoneyMovement: true, maxTotalPerRun: '={{ $fromAI("total", "", "string") }}' }],
 	];
-	it.each(FILLED)('"%s" filled with $fromAI: refused, telling the agent not to retry; nothing is sent', async (option, options) => {
-		const run = await runNode(env.sb, sale(orderId('from-ai'), options), { asTool: true, input: [MODEL] });
-		expect(run.error?.name).toBe('NodeOperationError');
-		expect(run.error?.message).toBe(`The AI model fills the safety option "${option}" of this tool, so it could lift its own guard: refused; do not retry this call: it will be refused the same way`);
-		expect(run.error?.description).toContain(`Replace $fromAI() in "${option}"`);
-		expect(await env.sb.requests()).toEqual([]);
-		expect(await env.sb.ledger()).toEqual([]);
-	});
+	it.each(FILLED)(
+		'"%s" filled with $fromAI: refused, telling the agent not to retry; nothing is sent',
+		async (option, options) => {
+			const run = await runNode(env.sb, sale(orderId('from-ai'), options), { asTool: true, input: [MODEL] });
+			expect(run.error?.name).toBe('NodeOperationError');
+			expect(run.error?.message).toBe(
+				`The AI model fills the safety option "${option}" of this tool, so it could lift its own guard: refused; do not retry this call: it will be refused the same way`,
+			);
+			expect(run.error?.description).toContain(`Replace $fromAI() in "${option}"`);
+			expect(await env.sb.requests()).toEqual([]);
+			expect(await env.sb.ledger()).toEqual([]);
+		},
+	);
 
 	it('a dry run the model could switch is refused as well', async () => {
-		const run = await runNode(env.sb, sale(orderId('from-ai-dry'), { dryRun: "={{ $fromAI('dry', '', 'boolean') }}" }), { asTool: true, input: [{ dry: true }] });
+		const run = await runNode(
+			env.sb,
+			sale(orderId('from-ai-dry'), { dryRun: "={{ $fromAI('dry', '', 'boolean') }}" }),
+			{ asTool: true, input: [{ dry: true }] },
+		);
 		expect(run.error?.message).toContain('"Dry Run" of this tool');
 		expect(await env.sb.requests()).toEqual([]);
 	});
 
 	it('outside an agent $fromAI reads the input item, and the options are read as usual', async () => {
 		const id = orderId('from-ai-node');
-		await expectCharged(await runNode(env.sb, sale(id, { dryRun: "={{ $fromAI('dry', '', 'boolean') }}" }), { input: [{ dry: 'false' }] }), id);
+		await expectCharged(
+			await runNode(env.sb, sale(id, { dryRun: "={{ $fromAI('dry', '', 'boolean') }}" }), {
+				input: [{ dry: 'false' }],
+			}),
+			id,
+		);
 	});
 
 	it('$fromAI in an option that is not a safety option does not refuse the call', async () => {
 		const id = orderId('from-ai-other');
-		await expectCharged(await runNode(env.sb, sale(id, { allowAiMoneyMovement: true, timeoutSeconds: "={{ $fromAI('timeout', '', 'number') }}" }), { asTool: true, input: [{ timeout: 20 }] }), id);
+		await expectCharged(
+			await runNode(
+				env.sb,
+				sale(id, { allowAiMoneyMovement: true, timeoutSeconds: "={{ $fromAI('timeout', '', 'number') }}" }),
+				{ asTool: true, input: [{ timeout: 20 }] },
+			),
+			id,
+		);
 	});
 });
 
@@ -297,38 +387,96 @@ describe('what the model reads: the tool description of a money-moving operation
 	// n8n makes the tool variant of a usableAsTool node by renaming its type "…Tool" (convertNodeToAiTool);
 	// the "@tool" display condition then shows our Tool Description, which n8n resolves when it hands the
 	// tool to the agent (test/e2e/safety-options.e2e.test.ts does the same with n8n 2.41's own code).
-	const toolDescription: INodeTypeDescription = { ...gateway.description, name: `${gateway.description.name}Tool`, inputs: [], outputs: ['ai_tool'] };
+	const toolDescription: INodeTypeDescription = {
+		...gateway.description,
+		name: `${gateway.description.name}Tool`,
+		inputs: [],
+		outputs: ['ai_tool'],
+	};
 	const toolType = { description: toolDescription, execute: gateway.execute } as INodeType;
 	const nodeTypes = { getByName: () => toolType, getByNameAndVersion: () => toolType, getKnownTypes: () => ({}) };
 
 	/** What the agent's model reads about this node as a tool. */
 	function modelReads(parameters: INodeParameters): string {
-		const node: INode = { id: 't', name: 'Card Gateway', type: `${PACKAGE}.cardGatewayTool`, typeVersion: 1, position: [0, 0], parameters };
+		const node: INode = {
+			id: 't',
+			name: 'Card Gateway',
+			type: `${PACKAGE}.cardGatewayTool`,
+			typeVersion: 1,
+			position: [0, 0],
+			parameters,
+		};
 		const workflow = new Workflow({ id: 'tool', nodes: [node], connections: {}, active: false, nodeTypes });
 		const filled = workflow.getNode('Card Gateway')!;
-		return String(workflow.expression.getParameterValue(filled.parameters.toolDescription as string, null, 0, 0, filled.name, [], 'internal', {}));
+		return String(
+			workflow.expression.getParameterValue(
+				filled.parameters.toolDescription as string,
+				null,
+				0,
+				0,
+				filled.name,
+				[],
+				'internal',
+				{},
+			),
+		);
 	}
 
 	it.each<[string, INodeParameters, RegExp]>([
-		['the AI switch off (the default)', {}, /^Charge a card in Card Gateway: refused for AI agents, .* Do not call this tool for it: every call is refused the same way\.$/],
+		[
+			'the AI switch off (the default)',
+			{},
+			/^Charge a card in Card Gateway: refused for AI agents, .* Do not call this tool for it: every call is refused the same way\.$/,
+		],
 		['the AI switch off as text', { allowAiMoneyMovement: 'false' }, /: refused for AI agents/],
 		['the AI switch on', { allowAiMoneyMovement: true }, /^Charge a card in Card Gateway\. It moves real money\.$/],
-		['the AI switch on as text', { allowAiMoneyMovement: ' TRUE ' }, /^Charge a card in Card Gateway\. It moves real money\.$/],
-		['Dry Run on', { dryRun: 'yes' }, /^Charge a card in Card Gateway, as a rehearsal only \(Dry Run is on\): nothing that moves money is sent/],
-		['the switch filled by the model', { allowAiMoneyMovement: "={{ $fromAI('allow', '', 'boolean') }}" }, /: refused, the model may not fill the safety options of this tool\. Do not call this tool/],
-		['a limit filled by the model', { allowAiMoneyMovement: true, maxAmountPerItem: "={{ $fromAI('limit') }}" }, /: refused, the model may not fill/],
+		[
+			'the AI switch on as text',
+			{ allowAiMoneyMovement: ' TRUE ' },
+			/^Charge a card in Card Gateway\. It moves real money\.$/,
+		],
+		[
+			'Dry Run on',
+			{ dryRun: 'yes' },
+			/^Charge a card in Card Gateway, as a rehearsal only \(Dry Run is on\): nothing that moves money is sent/,
+		],
+		[
+			'the switch filled by the model',
+			{ allowAiMoneyMovement: "={{ $fromAI('allow', '', 'boolean') }}" },
+			/: refused, the model may not fill the safety options of this tool\. Do not call this tool/,
+		],
+		[
+			'a limit filled by the model',
+			{ allowAiMoneyMovement: true, maxAmountPerItem: "={{ $fromAI('limit') }}" },
+			/: refused, the model may not fill/,
+		],
 	])('%s', (_label, options, reads) => {
 		expect(modelReads(cardPayment({ options }))).toMatch(reads);
 	});
 
 	it('a read-only operation reads as its action', () => {
-		expect(modelReads({ resource: 'transaction', operation: 'getStatus', merchantOrderId: 'x' })).toBe('Get the status of a transaction in Card Gateway');
+		expect(modelReads({ resource: 'transaction', operation: 'getStatus', merchantOrderId: 'x' })).toBe(
+			'Get the status of a transaction in Card Gateway',
+		);
 	});
 
 	it('the node outside an agent has no Tool Description', () => {
-		const node: INode = { id: 'n', name: 'Card Gateway', type: `${PACKAGE}.cardGateway`, typeVersion: 1, position: [0, 0], parameters: cardPayment() };
+		const node: INode = {
+			id: 'n',
+			name: 'Card Gateway',
+			type: `${PACKAGE}.cardGateway`,
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: cardPayment(),
+		};
 		const plainType = { description: gateway.description, execute: gateway.execute } as INodeType;
-		const workflow = new Workflow({ id: 'node', nodes: [node], connections: {}, active: false, nodeTypes: { getByName: () => plainType, getByNameAndVersion: () => plainType, getKnownTypes: () => ({}) } });
+		const workflow = new Workflow({
+			id: 'node',
+			nodes: [node],
+			connections: {},
+			active: false,
+			nodeTypes: { getByName: () => plainType, getByNameAndVersion: () => plainType, getKnownTypes: () => ({}) },
+		});
 		expect(workflow.getNode('Card Gateway')!.parameters.toolDescription).toBeUndefined();
 	});
 });

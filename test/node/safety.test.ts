@@ -44,7 +44,13 @@ describe('sale whose reply is lost', () => {
 	it('applied, then the connection dropped: the status answers, nothing is resent', async () => {
 		await env.sb.fault({ kind: 'apply-then-drop', op: 'sale', count: 1 });
 		const out = single(await runNode(env.sb, cardPayment({ ...NEW_ORDER, options: FAST })));
-		expect(out).toMatchObject({ type: 'status-response', status: 'approved', recoveredFromLostReply: true, moneyEffect: 'moved', amountCharged: '10.00' });
+		expect(out).toMatchObject({
+			type: 'status-response',
+			status: 'approved',
+			recoveredFromLostReply: true,
+			moneyEffect: 'moved',
+			amountCharged: '10.00',
+		});
 		expect(out.resentAfterLostReply).toBeUndefined();
 		expect(await counts(env.sb)).toEqual({ sale: 1, status: 1 });
 		expect((await env.sb.ledger(out.client_orderid)).map((e) => e.kind)).toEqual(['sale']);
@@ -89,7 +95,9 @@ describe('sale whose reply is lost', () => {
 		expect(run.items[0].pairedItem).toEqual({ item: 0 });
 		expect(run.items[0].json.error).toContain('money MAY have moved');
 		// n8n keeps the error's context on the item: what became of the money, to route on.
-		expect((run.items[0].error as unknown as { context: { moneyEffect: string } }).context.moneyEffect).toBe('mayHaveMoved');
+		expect((run.items[0].error as unknown as { context: { moneyEffect: string } }).context.moneyEffect).toBe(
+			'mayHaveMoved',
+		);
 		expect(await env.sb.ledger()).toEqual([]);
 	});
 
@@ -114,13 +122,21 @@ describe('sale whose reply is lost', () => {
 
 describe('follow-ups are never resent', () => {
 	async function preauth(id: string) {
-		return single(await runNode(env.sb, cardPayment({ merchantOrderId: id, amount: '50.00', options: WAIT }, 'preauth')));
+		return single(
+			await runNode(env.sb, cardPayment({ merchantOrderId: id, amount: '50.00', options: WAIT }, 'preauth')),
+		);
 	}
 
 	it('capture applied, reply lost: explicit "may have been applied" error with the order status', async () => {
 		const hold = await preauth('safe-capture');
 		await env.sb.fault({ kind: 'apply-then-drop', op: 'capture', count: 1 });
-		const run = await runNode(env.sb, { resource: 'payment', operation: 'capture', merchantOrderId: 'safe-capture', gatewayOrderId: hold.orderid, options: FAST });
+		const run = await runNode(env.sb, {
+			resource: 'payment',
+			operation: 'capture',
+			merchantOrderId: 'safe-capture',
+			gatewayOrderId: hold.orderid,
+			options: FAST,
+		});
 		expect(run.error?.message).toContain('it may have been applied, so money MAY have moved');
 		expect(run.error?.description).toContain('status "approved", last transaction "capture"');
 		expect(run.error?.description).toContain('never resent automatically');
@@ -131,7 +147,13 @@ describe('follow-ups are never resent', () => {
 	it('return rejected with HTTP 500 (not applied): reported, not resent', async () => {
 		const hold = await preauth('safe-return');
 		await env.sb.fault({ kind: 'http500', op: 'return', count: 1 });
-		const run = await runNode(env.sb, { resource: 'payment', operation: 'return', merchantOrderId: 'safe-return', gatewayOrderId: hold.orderid, options: FAST });
+		const run = await runNode(env.sb, {
+			resource: 'payment',
+			operation: 'return',
+			merchantOrderId: 'safe-return',
+			gatewayOrderId: hold.orderid,
+			options: FAST,
+		});
 		expect(run.error?.message).toContain('may have been applied');
 		expect(run.error?.description).toContain('last transaction "preauth"');
 		expect((await counts(env.sb)).return).toBe(1);
@@ -148,8 +170,12 @@ describe('nothing sent', () => {
 				server.close(() => resolve(free));
 			});
 		});
-		const run = await runNode(env.sb, cardPayment(NEW_ORDER), { credentials: { baseUrl: `http://127.0.0.1:${port}/paynet` } });
-		expect(run.error?.message).toContain('could not connect to the gateway (the connection was refused); nothing was sent');
+		const run = await runNode(env.sb, cardPayment(NEW_ORDER), {
+			credentials: { baseUrl: `http://127.0.0.1:${port}/paynet` },
+		});
+		expect(run.error?.message).toContain(
+			'could not connect to the gateway (the connection was refused); nothing was sent',
+		);
 		expect(run.error?.message).not.toMatch(/may have/i);
 		expect(run.error?.description).toContain('ECONNREFUSED');
 	});

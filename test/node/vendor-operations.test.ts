@@ -7,12 +7,29 @@ import type { AddressInfo } from 'node:net';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { CARD, CUSTOMER, MERCHANT, PAN2, RETURN_URL, WAIT, cardPayment, runNode, single, useSandbox, type Sandbox } from '../support/harness';
+import {
+	CARD,
+	CUSTOMER,
+	MERCHANT,
+	PAN2,
+	RETURN_URL,
+	WAIT,
+	cardPayment,
+	runNode,
+	single,
+	useSandbox,
+	type Sandbox,
+} from '../support/harness';
 
 const env = useSandbox();
 
 /** An approved card payment; returns the node's output. */
-async function approved(sb: Sandbox, operation: 'sale' | 'preauth', merchantOrderId: string, overrides: IDataObject = {}) {
+async function approved(
+	sb: Sandbox,
+	operation: 'sale' | 'preauth',
+	merchantOrderId: string,
+	overrides: IDataObject = {},
+) {
 	return single(await runNode(sb, cardPayment({ merchantOrderId, options: WAIT, ...overrides }, operation)));
 }
 
@@ -30,7 +47,15 @@ describe.each([
 	it('a full capture learns the held amount by a status query, then sends and signs it', async () => {
 		const hold = await approved(reading.sb, 'preauth', 'cap-full', { amount: '30.00' });
 		const before = (await reading.sb.requests()).length;
-		const out = single(await runNode(reading.sb, { resource: 'payment', operation: 'capture', merchantOrderId: 'cap-full', gatewayOrderId: hold.orderid, options: WAIT }));
+		const out = single(
+			await runNode(reading.sb, {
+				resource: 'payment',
+				operation: 'capture',
+				merchantOrderId: 'cap-full',
+				gatewayOrderId: hold.orderid,
+				options: WAIT,
+			}),
+		);
 		expect(out).toMatchObject({ status: 'approved', transactionType: 'capture', orderid: hold.orderid });
 		const requests = (await reading.sb.requests()).slice(before);
 		expect(requests[0].op).toBe('status');
@@ -42,7 +67,15 @@ describe.each([
 	it('a partial capture sends the amount given, without asking first', async () => {
 		const hold = await approved(reading.sb, 'preauth', 'cap-part', { amount: '30.00' });
 		const before = (await reading.sb.requests()).length;
-		single(await runNode(reading.sb, { resource: 'payment', operation: 'capture', merchantOrderId: 'cap-part', gatewayOrderId: hold.orderid, additionalFields: { amount: '12.50', currency: 'USD' } }));
+		single(
+			await runNode(reading.sb, {
+				resource: 'payment',
+				operation: 'capture',
+				merchantOrderId: 'cap-part',
+				gatewayOrderId: hold.orderid,
+				additionalFields: { amount: '12.50', currency: 'USD' },
+			}),
+		);
 		expect((await reading.sb.requests()).slice(before).map((r) => r.op)).toEqual(['capture']);
 		expect((await reading.sb.ledger('cap-part')).map((e) => [e.kind, e.amount])).toEqual([['capture', '12.50']]);
 	});
@@ -50,9 +83,21 @@ describe.each([
 
 describe('control amount in hundredths', () => {
 	it('a JPY sale (no decimals in the request) is signed as amount × 100 and accepted', async () => {
-		const out = await approved(env.sb, 'sale', 'jpy-sale', { amount: '1000', currency: 'JPY', options: { ...WAIT, endpointId: '1003' } });
+		const out = await approved(env.sb, 'sale', 'jpy-sale', {
+			amount: '1000',
+			currency: 'JPY',
+			options: { ...WAIT, endpointId: '1003' },
+		});
 		expect(out).toMatchObject({ status: 'approved', amount: '1000', currency: 'JPY' });
-		const refused = await runNode(env.sb, cardPayment({ merchantOrderId: 'jpy-decimals', amount: '1000.5', currency: 'JPY', options: { endpointId: '1003' } }));
+		const refused = await runNode(
+			env.sb,
+			cardPayment({
+				merchantOrderId: 'jpy-decimals',
+				amount: '1000.5',
+				currency: 'JPY',
+				options: { endpointId: '1003' },
+			}),
+		);
 		expect(refused.error?.message).toContain('JPY allows at most 0');
 		expect(await sent(env.sb, 'jpy-decimals', 'sale')).toEqual([]);
 	});
@@ -61,9 +106,21 @@ describe('control amount in hundredths', () => {
 describe('transfer by reference (v2) and transfer form', () => {
 	it('sends between two stored cards with the v2 control; money moves once', async () => {
 		const refs: string[] = [];
-		for (const [id, cardNumber] of [['tbr-src', CARD.cardNumber], ['tbr-dst', PAN2]]) {
+		for (const [id, cardNumber] of [
+			['tbr-src', CARD.cardNumber],
+			['tbr-dst', PAN2],
+		]) {
 			const sale = await approved(env.sb, 'sale', id, { cardNumber });
-			refs.push(single(await runNode(env.sb, { resource: 'cardReference', operation: 'create', merchantOrderId: id, gatewayOrderId: sale.orderid })).cardRefId);
+			refs.push(
+				single(
+					await runNode(env.sb, {
+						resource: 'cardReference',
+						operation: 'create',
+						merchantOrderId: id,
+						gatewayOrderId: sale.orderid,
+					}),
+				).cardRefId,
+			);
 		}
 		const out = single(
 			await runNode(env.sb, {
@@ -81,16 +138,37 @@ describe('transfer by reference (v2) and transfer form', () => {
 		expect(out).toMatchObject({ status: 'approved', transactionType: 'transfer', client_orderid: 'tbr-v2' });
 		const [request] = await sent(env.sb, 'tbr-v2', 'transfer-by-ref');
 		expect(request).toMatchObject({ path: '/paynet/api/v2/transfer-by-ref/1001' });
-		expect(request.params).toMatchObject({ login: MERCHANT.login, 'source-card-ref-id': refs[0], 'destination-card-ref-id': refs[1], amount: '25.50', control: expect.stringMatching(/^[0-9a-f]{40}$/) });
+		expect(request.params).toMatchObject({
+			login: MERCHANT.login,
+			'source-card-ref-id': refs[0],
+			'destination-card-ref-id': refs[1],
+			amount: '25.50',
+			control: expect.stringMatching(/^[0-9a-f]{40}$/),
+		});
 		expect((await env.sb.ledger('tbr-v2')).map((e) => [e.kind, e.amount])).toEqual([['transfer', '25.50']]);
 	});
 
 	it('a lost reply is recovered by a status query, never resent blindly', async () => {
 		const sale = await approved(env.sb, 'sale', 'tbr-lost-src');
-		const ref = single(await runNode(env.sb, { resource: 'cardReference', operation: 'create', merchantOrderId: 'tbr-lost-src', gatewayOrderId: sale.orderid })).cardRefId;
+		const ref = single(
+			await runNode(env.sb, {
+				resource: 'cardReference',
+				operation: 'create',
+				merchantOrderId: 'tbr-lost-src',
+				gatewayOrderId: sale.orderid,
+			}),
+		).cardRefId;
 		await env.sb.fault({ kind: 'apply-then-drop', op: 'v2/transfer-by-ref', count: 1 });
 		const out = single(
-			await runNode(env.sb, { resource: 'transfer', operation: 'sendByReferenceV2', merchantOrderId: 'tbr-lost', amount: '3.00', currency: 'USD', ipAddress: '203.0.113.7', destinationCardReferenceId: ref }),
+			await runNode(env.sb, {
+				resource: 'transfer',
+				operation: 'sendByReferenceV2',
+				merchantOrderId: 'tbr-lost',
+				amount: '3.00',
+				currency: 'USD',
+				ipAddress: '203.0.113.7',
+				destinationCardReferenceId: ref,
+			}),
 		);
 		expect(out).toMatchObject({ recoveredFromLostReply: true, client_orderid: 'tbr-lost' });
 		expect(await sent(env.sb, 'tbr-lost', 'transfer-by-ref')).toHaveLength(1);
@@ -99,7 +177,16 @@ describe('transfer by reference (v2) and transfer form', () => {
 
 	it('the transfer form returns the hosted page', async () => {
 		const out = single(
-			await runNode(env.sb, { resource: 'hostedForm', operation: 'transfer', merchantOrderId: 'tform-1', orderDescription: 'Top up', amount: '15.00', currency: 'USD', ...CUSTOMER, redirectUrl: RETURN_URL }),
+			await runNode(env.sb, {
+				resource: 'hostedForm',
+				operation: 'transfer',
+				merchantOrderId: 'tform-1',
+				orderDescription: 'Top up',
+				amount: '15.00',
+				currency: 'USD',
+				...CUSTOMER,
+				redirectUrl: RETURN_URL,
+			}),
 		);
 		expect(out).toMatchObject({ type: 'async-form-response', status: 'processing', client_orderid: 'tform-1' });
 		expect(out.redirectUrl).toBe(`${env.sb.url}/sandbox/form/${out.orderid}`);
@@ -109,7 +196,14 @@ describe('transfer by reference (v2) and transfer form', () => {
 
 describe('v4 sale with a hosted-fields ticket, and v4 status', () => {
 	const mint = async (cvv2 = '123') =>
-		(await env.sb.admin<{ token: string }>('POST', 'hosted-fields/tokens', { credit_card_number: PAN2, expire_month: '10', expire_year: '2034', cvv2 })).token;
+		(
+			await env.sb.admin<{ token: string }>('POST', 'hosted-fields/tokens', {
+				credit_card_number: PAN2,
+				expire_month: '10',
+				expire_year: '2034',
+				cvv2,
+			})
+		).token;
 	const tokenSale = (merchantOrderId: string, hostedFieldsToken: string, extra: IDataObject = {}) => ({
 		resource: 'payment',
 		operation: 'saleWithToken',
@@ -120,21 +214,50 @@ describe('v4 sale with a hosted-fields ticket, and v4 status', () => {
 		hostedFieldsToken,
 		...CUSTOMER,
 		redirectUrl: RETURN_URL,
-		additionalFields: { cardholderName: 'JANE ROE', browserInfo: 'true', browserTimeZoneOffset: '-60', browserUserAgent: 'Mozilla/5.0' },
+		additionalFields: {
+			cardholderName: 'JANE ROE',
+			browserInfo: 'true',
+			browserTimeZoneOffset: '-60',
+			browserUserAgent: 'Mozilla/5.0',
+		},
 		...extra,
 	});
 
 	it('the sale (RSA, JSON, numeric order id) is processing; v4 status reports it approved', async () => {
 		const out = single(await runNode(env.sb, tokenSale('v4-sale-1', await mint())));
-		expect(out).toMatchObject({ status: 'processing', final: false, client_orderid: 'v4-sale-1', orderid: expect.stringMatching(/^\d+$/) });
+		expect(out).toMatchObject({
+			status: 'processing',
+			final: false,
+			client_orderid: 'v4-sale-1',
+			orderid: expect.stringMatching(/^\d+$/),
+		});
 		const [request] = await sent(env.sb, 'v4-sale-1', 'sale');
 		expect(request.path).toBe('/paynet/api/v4/sale/1001');
-		expect(request.params).toMatchObject({ customer_browser_info: 'true', customer_browser_time_zone: '-60', card_printed_name: 'JANE ROE' });
+		expect(request.params).toMatchObject({
+			customer_browser_info: 'true',
+			customer_browser_time_zone: '-60',
+			card_printed_name: 'JANE ROE',
+		});
 		expect(request.params).not.toHaveProperty('credit_card_number');
 		expect(JSON.stringify(out)).not.toContain('hft_');
 
-		const status = single(await runNode(env.sb, { resource: 'transaction', operation: 'getStatusV4', merchantOrderId: 'v4-sale-1', gatewayOrderId: out.orderid }));
-		expect(status).toMatchObject({ status: 'approved', final: true, orderid: out.orderid, client_orderid: 'v4-sale-1', amount: '12.34', lastFourDigits: '4444', cardHolderName: 'JANE ROE' });
+		const status = single(
+			await runNode(env.sb, {
+				resource: 'transaction',
+				operation: 'getStatusV4',
+				merchantOrderId: 'v4-sale-1',
+				gatewayOrderId: out.orderid,
+			}),
+		);
+		expect(status).toMatchObject({
+			status: 'approved',
+			final: true,
+			orderid: out.orderid,
+			client_orderid: 'v4-sale-1',
+			amount: '12.34',
+			lastFourDigits: '4444',
+			cardHolderName: 'JANE ROE',
+		});
 		// Before the sale: is the order ID new? Only the v2 status finds an order by the merchant order ID.
 		// Afterwards, with the gateway order ID known, the v4 status.
 		const [check, query] = await sent(env.sb, 'v4-sale-1', 'status');
@@ -149,7 +272,7 @@ describe('v4 sale with a hosted-fields ticket, and v4 status', () => {
 		expect(out).toMatchObject({ status: 'declined', final: true, errorMessage: 'Insufficient funds' });
 	});
 
-	it('a refusal (spent ticket) is the gateway\'s JSON error with HTTP 400; nothing moved', async () => {
+	it("a refusal (spent ticket) is the gateway's JSON error with HTTP 400; nothing moved", async () => {
 		const token = await mint();
 		single(await runNode(env.sb, tokenSale('v4-sale-3', token)));
 		const run = await runNode(env.sb, tokenSale('v4-sale-4', token));
@@ -157,7 +280,12 @@ describe('v4 sale with a hosted-fields ticket, and v4 status', () => {
 		expect(run.error?.httpCode).toBe('400');
 		expect(run.error?.description).toContain('no money moved');
 		expect(await env.sb.ledger('v4-sale-4')).toEqual([]);
-		const unknown = await runNode(env.sb, { resource: 'transaction', operation: 'getStatusV4', merchantOrderId: 'nope', gatewayOrderId: '1' });
+		const unknown = await runNode(env.sb, {
+			resource: 'transaction',
+			operation: 'getStatusV4',
+			merchantOrderId: 'nope',
+			gatewayOrderId: '1',
+		});
 		expect(unknown.error?.message).toContain('Unknown order 1.');
 	});
 
@@ -175,7 +303,19 @@ describe('v4 sale with a hosted-fields ticket, and v4 status', () => {
 		expect(tool.error?.message).toContain('moves money');
 		const retry = await runNode(env.sb, tokenSale('v4-sale-retry', token), { retryOnFail: true });
 		expect(retry.error?.message).toContain('Retry On Fail');
-		const v2 = await runNode(env.sb, { resource: 'transfer', operation: 'sendByReferenceV2', merchantOrderId: 'tbr-ai', amount: '1.00', currency: 'USD', ipAddress: '203.0.113.7', destinationCardReferenceId: '1' }, { asTool: true });
+		const v2 = await runNode(
+			env.sb,
+			{
+				resource: 'transfer',
+				operation: 'sendByReferenceV2',
+				merchantOrderId: 'tbr-ai',
+				amount: '1.00',
+				currency: 'USD',
+				ipAddress: '203.0.113.7',
+				destinationCardReferenceId: '1',
+			},
+			{ asTool: true },
+		);
 		expect(v2.error?.message).toContain('moves money');
 		expect(await sent(env.sb, 'v4-sale-ai', 'sale')).toEqual([]);
 		expect(await sent(env.sb, 'tbr-ai', 'transfer-by-ref')).toEqual([]);
@@ -184,9 +324,16 @@ describe('v4 sale with a hosted-fields ticket, and v4 status', () => {
 
 // Finding 8: the v4 status reply is untyped JSON without serial-number (the vendor's emulator,
 // hosted-fields-examples e2e-tests/src/emulator/gateway.ts); the sandbox answers in that shape.
-describe('Transaction → Get Status (V4): the untyped reply of the vendor\'s emulator', () => {
+describe("Transaction → Get Status (V4): the untyped reply of the vendor's emulator", () => {
 	const mint = async (cvv2: string) =>
-		(await env.sb.admin<{ token: string }>('POST', 'hosted-fields/tokens', { credit_card_number: PAN2, expire_month: '10', expire_year: '2034', cvv2 })).token;
+		(
+			await env.sb.admin<{ token: string }>('POST', 'hosted-fields/tokens', {
+				credit_card_number: PAN2,
+				expire_month: '10',
+				expire_year: '2034',
+				cvv2,
+			})
+		).token;
 	/** A v4 sale paid with a ticket whose CVV decides the outcome; returns the gateway order ID. */
 	const ticketSale = async (merchantOrderId: string, cvv2: string) =>
 		single(
@@ -206,7 +353,10 @@ describe('Transaction → Get Status (V4): the untyped reply of the vendor\'s em
 	const statusV4 = (merchantOrderId: string, gatewayOrderId: string, options: { includeRawReply?: boolean } = {}) =>
 		runNode(env.sb, { resource: 'transaction', operation: 'getStatusV4', merchantOrderId, gatewayOrderId, options });
 	/** The reply the sandbox sent to the last v4 status query (its own request log). */
-	const v4Queries = async (clientOrderId: string) => (await env.sb.requests()).filter((r) => r.client_orderid === clientOrderId && r.path.startsWith('/paynet/api/v4/status/'));
+	const v4Queries = async (clientOrderId: string) =>
+		(await env.sb.requests()).filter(
+			(r) => r.client_orderid === clientOrderId && r.path.startsWith('/paynet/api/v4/status/'),
+		);
 
 	it('approved: every field the reply carries is mapped; the raw reply has no type and no serial-number', async () => {
 		const orderid = await ticketSale('v4-st-ok', '123');
@@ -247,10 +397,21 @@ describe('Transaction → Get Status (V4): the untyped reply of the vendor\'s em
 		const orderid = await ticketSale('v4-st-3ds', '321');
 		const pending = single(await statusV4('v4-st-3ds', orderid));
 		const acs = `${env.sb.url}/sandbox/acs/${orderid}`;
-		expect(pending).toMatchObject({ status: 'processing', final: false, threeDSecureRequired: true, redirectUrl: acs, orderid, client_orderid: 'v4-st-3ds' });
+		expect(pending).toMatchObject({
+			status: 'processing',
+			final: false,
+			threeDSecureRequired: true,
+			redirectUrl: acs,
+			orderid,
+			client_orderid: 'v4-st-3ds',
+		});
 		expect(pending).not.toHaveProperty('approvalCode');
 		expect(await env.sb.ledger('v4-st-3ds')).toEqual([]);
-		const page = await fetch(acs, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'password=hint' });
+		const page = await fetch(acs, {
+			method: 'POST',
+			headers: { 'content-type': 'application/x-www-form-urlencoded' },
+			body: 'password=hint',
+		});
 		expect(page.status).toBe(200);
 		const done = single(await statusV4('v4-st-3ds', orderid));
 		expect(done).toMatchObject({ status: 'approved', final: true, orderid });
@@ -259,10 +420,17 @@ describe('Transaction → Get Status (V4): the untyped reply of the vendor\'s em
 		expect((await env.sb.ledger('v4-st-3ds')).map((e) => [e.kind, e.amount])).toEqual([['sale', '12.34']]);
 	});
 
-	it('declined: final, with the gateway\'s message and code; no money moved', async () => {
+	it("declined: final, with the gateway's message and code; no money moved", async () => {
 		const orderid = await ticketSale('v4-st-no', '116');
 		const out = single(await statusV4('v4-st-no', orderid));
-		expect(out).toMatchObject({ status: 'declined', final: true, orderid, client_orderid: 'v4-st-no', errorMessage: 'Insufficient funds', errorCode: '116' });
+		expect(out).toMatchObject({
+			status: 'declined',
+			final: true,
+			orderid,
+			client_orderid: 'v4-st-no',
+			errorMessage: 'Insufficient funds',
+			errorCode: '116',
+		});
 		expect(out).not.toHaveProperty('approvalCode');
 		expect(await env.sb.ledger('v4-st-no')).toEqual([]);
 	});
@@ -283,7 +451,11 @@ describe('Transaction → Get Status (V4): the untyped reply of the vendor\'s em
  * A stand-in for the vendor's emulator (or for what sits between the node and it): answers every
  * v4 status with a fixed status code and body, as application/vnd.pay+json.
  */
-async function fixedReplies(): Promise<{ url: string; answer(status: number, body: unknown): void; close(): Promise<void> }> {
+async function fixedReplies(): Promise<{
+	url: string;
+	answer(status: number, body: unknown): void;
+	close(): Promise<void>;
+}> {
 	let next: { status: number; body: string } = { status: 500, body: '{}' };
 	const server: Server = createServer((request, response) => {
 		request.resume();
@@ -309,7 +481,12 @@ describe('Transaction → Get Status (V4) reads an untyped reply only when it is
 		stub = await fixedReplies();
 	});
 	afterAll(() => stub.close());
-	const ask = () => runNode(env.sb, { resource: 'transaction', operation: 'getStatusV4', merchantOrderId: 'hf-1', gatewayOrderId: '4823190' }, { credentials: { baseUrl: stub.url } });
+	const ask = () =>
+		runNode(
+			env.sb,
+			{ resource: 'transaction', operation: 'getStatusV4', merchantOrderId: 'hf-1', gatewayOrderId: '4823190' },
+			{ credentials: { baseUrl: stub.url } },
+		);
 	// The emulator's approved reply (gateway.ts: common fields, then status, approval-code, processor-rrn, bank_message).
 	const APPROVED = {
 		'paynet-order-id': '4823190',
@@ -325,12 +502,20 @@ describe('Transaction → Get Status (V4) reads an untyped reply only when it is
 		bank_message: 'Approved',
 	};
 
-	it('the emulator\'s own approved reply', async () => {
+	it("the emulator's own approved reply", async () => {
 		stub.answer(200, APPROVED);
-		expect(single(await ask())).toMatchObject({ status: 'approved', final: true, orderid: '4823190', client_orderid: 'hf-1', amount: '12.34', approvalCode: '831000', lastFourDigits: '4448' });
+		expect(single(await ask())).toMatchObject({
+			status: 'approved',
+			final: true,
+			orderid: '4823190',
+			client_orderid: 'hf-1',
+			amount: '12.34',
+			approvalCode: '831000',
+			lastFourDigits: '4448',
+		});
 	});
 
-	it('the emulator\'s refusal of an unknown order: HTTP 400, untyped error-message', async () => {
+	it("the emulator's refusal of an unknown order: HTTP 400, untyped error-message", async () => {
 		stub.answer(400, { 'error-message': 'Unknown order 4823190.' });
 		const run = await ask();
 		expect(run.error?.message).toBe('Transaction → Get Status (V4): Unknown order 4823190.');
@@ -339,15 +524,33 @@ describe('Transaction → Get Status (V4) reads an untyped reply only when it is
 
 	it.each([
 		['a proxy\'s {"status":"approved"}', { status: 'approved' }, 'that does not name the merchant order ID'],
-		['an approved reply about another merchant order', { ...APPROVED, 'merchant-order-id': 'someone-elses' }, 'about another merchant order ("someone-elses")'],
-		['an approved reply about another gateway order', { ...APPROVED, 'paynet-order-id': '1' }, 'about another gateway order ("1")'],
-		['an approved reply without the merchant order ID', { ...APPROVED, 'merchant-order-id': undefined }, 'that does not name the merchant order ID'],
-		['an approved reply without the gateway order ID', { ...APPROVED, 'paynet-order-id': undefined }, 'that does not name the gateway order ID'],
+		[
+			'an approved reply about another merchant order',
+			{ ...APPROVED, 'merchant-order-id': 'someone-elses' },
+			'about another merchant order ("someone-elses")',
+		],
+		[
+			'an approved reply about another gateway order',
+			{ ...APPROVED, 'paynet-order-id': '1' },
+			'about another gateway order ("1")',
+		],
+		[
+			'an approved reply without the merchant order ID',
+			{ ...APPROVED, 'merchant-order-id': undefined },
+			'that does not name the merchant order ID',
+		],
+		[
+			'an approved reply without the gateway order ID',
+			{ ...APPROVED, 'paynet-order-id': undefined },
+			'that does not name the gateway order ID',
+		],
 	])('%s is not a gateway reply: an error, never an approval', async (_name, body, why) => {
 		stub.answer(200, body);
 		const run = await ask();
 		expect(run.items).toEqual([]);
-		expect(run.error?.message).toBe(`Transaction → Get Status (V4): no gateway reply for order 4823190 ("hf-1") (the answer was an untyped status ${why} (HTTP 200))`);
+		expect(run.error?.message).toBe(
+			`Transaction → Get Status (V4): no gateway reply for order 4823190 ("hf-1") (the answer was an untyped status ${why} (HTTP 200))`,
+		);
 		expect(run.error?.description).toContain('look up order 4823190 ("hf-1")');
 		expect(run.serialised).not.toContain('"final":true');
 	});

@@ -36,12 +36,17 @@ function shippedScripts(dir: string): string[] {
 }
 
 test("n8n's install brings in nothing but the package itself", () => {
-	expect(readdirSync(join(nodesDir, 'node_modules'))).toEqual([JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).name]);
+	expect(readdirSync(join(nodesDir, 'node_modules'))).toEqual([
+		JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).name,
+	]);
 	expect(readdirSync(packageDir)).not.toContain('node_modules');
 	const installed = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8'));
-	for (const field of ['devDependencies', 'peerDependencies', 'optionalDependencies']) expect(installed).not.toHaveProperty(field);
+	for (const field of ['devDependencies', 'peerDependencies', 'optionalDependencies'])
+		expect(installed).not.toHaveProperty(field);
 	expect(installed.dependencies ?? {}).toEqual({});
-	expect(JSON.parse(readFileSync(join(nodesDir, 'package.json'), 'utf8')).dependencies).toEqual({ [installed.name]: installed.version });
+	expect(JSON.parse(readFileSync(join(nodesDir, 'package.json'), 'utf8')).dependencies).toEqual({
+		[installed.name]: installed.version,
+	});
 });
 
 test('every shipped file imports only n8n-workflow, Node built-ins and shipped files, by literal name', () => {
@@ -57,7 +62,8 @@ test('every shipped file imports only n8n-workflow, Node built-ins and shipped f
 			if (!literal) offending.push(`${where}: ${call}`);
 			else if (literal.startsWith('.')) {
 				const target = resolve(dirname(file), literal);
-				if (![target, `${target}.js`, `${target}.json`].some((candidate) => existsSync(candidate))) offending.push(`${where}: ${literal} is not shipped`);
+				if (![target, `${target}.js`, `${target}.json`].some((candidate) => existsSync(candidate)))
+					offending.push(`${where}: ${literal} is not shipped`);
 			} else if (!isBuiltin(literal) && !PROVIDED_BY_N8N.includes(literal)) offending.push(`${where}: ${literal}`);
 		}
 	}

@@ -28,7 +28,10 @@ const ACCEPTED_WARNINGS = [
 ];
 
 async function scan(...args: string[]): Promise<Report> {
-	const { stdout } = await run(process.execPath, [SCAN, '--json', ...args], { cwd: REPO, maxBuffer: 16 * 1024 * 1024 }).catch((error) => error);
+	const { stdout } = await run(process.execPath, [SCAN, '--json', ...args], {
+		cwd: REPO,
+		maxBuffer: 16 * 1024 * 1024,
+	}).catch((error) => error);
 	return JSON.parse(stdout.trim().split('\n').pop());
 }
 
@@ -41,19 +44,33 @@ test("the source and the packed tarball pass the scanner's lint, with no warning
 		expect(leg.messages.filter((m) => m.severity === 'error')).toEqual([]);
 	}
 	const warnings = [...report.source.messages, ...report.tarball!.messages].filter((m) => m.severity === 'warning');
-	const unaccepted = warnings.filter((w) => !ACCEPTED_WARNINGS.some((a) => a.file === w.file && a.rule === w.rule && w.message.includes(`'${a.field}'`)));
+	const unaccepted = warnings.filter(
+		(w) => !ACCEPTED_WARNINGS.some((a) => a.file === w.file && a.rule === w.rule && w.message.includes(`'${a.field}'`)),
+	);
 	expect(unaccepted).toEqual([]);
 }, 180_000);
 
 test('an eslint-disable comment does not hide a violation from it, as in the real scan', async () => {
 	const copy = mkdtempSync(join(tmpdir(), 'card-gateway-scan-source-'));
 	try {
-		for (const part of ['package.json', 'nodes', 'credentials']) cpSync(join(REPO, part), join(copy, part), { recursive: true });
+		for (const part of ['package.json', 'nodes', 'credentials'])
+			cpSync(join(REPO, part), join(copy, part), { recursive: true });
 		const file = join(copy, 'nodes/CardGateway/CardGateway.node.ts');
-		writeFileSync(file, `${readFileSync(file, 'utf8')}\n// eslint-disable-next-line no-console\nconsole.log('planted');\n`);
+		writeFileSync(
+			file,
+			`${readFileSync(file, 'utf8')}\n// eslint-disable-next-line no-console\nconsole.log('planted');\n`,
+		);
 		const report = await scan(`--source=${copy}`, '--tarball=none');
 		expect(report.source.passed).toBe(false);
-		expect(report.source.messages).toEqual(expect.arrayContaining([expect.objectContaining({ file: 'nodes/CardGateway/CardGateway.node.ts', rule: 'no-console', severity: 'error' })]));
+		expect(report.source.messages).toEqual(
+			expect.arrayContaining([
+				expect.objectContaining({
+					file: 'nodes/CardGateway/CardGateway.node.ts',
+					rule: 'no-console',
+					severity: 'error',
+				}),
+			]),
+		);
 	} finally {
 		rmSync(copy, { recursive: true, force: true });
 	}

@@ -33,14 +33,33 @@ describe('amounts', () => {
 	it('signs hundredths whatever the currency; request amounts keep the currency decimals', () => {
 		expect(controlAmount(parseAmount('1500', 'JPY'))).toBe('150000');
 		expect(controlAmount(parseAmount('1.230', 'KWD'))).toBe('123');
-		expect(inputError(() => controlAmount(parseAmount('1.234', 'KWD'))).message).toMatch(/"amount" 1\.234 cannot be signed/);
+		expect(inputError(() => controlAmount(parseAmount('1.234', 'KWD'))).message).toMatch(
+			/"amount" 1\.234 cannot be signed/,
+		);
 		expect(inputError(() => controlAmount('1.234', 'Amount')).field).toBe('Amount');
 		expect(inputError(() => parseAmount('1.5', 'JPY')).message).toContain('JPY allows at most 0');
 	});
 
 	it('accepts exact numbers, refuses float artefacts and malformed values', () => {
 		expect(parseAmount(12.5, 'EUR')).toBe('12.5');
-		for (const bad of [0.1 + 0.2, -1, NaN, Infinity, '1e3', '-5', '1,000.00', '', '.5', '5.', '0', '0.00', '12345678901', {}, null, [1]]) {
+		for (const bad of [
+			0.1 + 0.2,
+			-1,
+			NaN,
+			Infinity,
+			'1e3',
+			'-5',
+			'1,000.00',
+			'',
+			'.5',
+			'5.',
+			'0',
+			'0.00',
+			'12345678901',
+			{},
+			null,
+			[1],
+		]) {
 			const error = inputError(() => parseAmount(bad, 'USD'));
 			expect(error.field).toBe('amount');
 		}
@@ -72,27 +91,58 @@ describe('replies', () => {
 	});
 
 	it('parses JSON replies, stringifying numbers', () => {
-		const reply = parseGatewayReply(200, 'application/vnd.pay+json', { type: 'status-response', 'paynet-order-id': 42, status: 'approved' });
+		const reply = parseGatewayReply(200, 'application/vnd.pay+json', {
+			type: 'status-response',
+			'paynet-order-id': 42,
+			status: 'approved',
+		});
 		expect(reply.fields['paynet-order-id']).toBe('42');
 	});
 
 	it('classifies validation errors in both formats, auth refusals, server errors and non-gateway replies', () => {
-		const legacy = parseGatewayReply(200, 'text/html', 'type=validation-error\n&error-message=Invalid+control\n&error-code=2\n');
+		const legacy = parseGatewayReply(
+			200,
+			'text/html',
+			'type=validation-error\n&error-message=Invalid+control\n&error-code=2\n',
+		);
 		expect(classifyReply(legacy)).toMatchObject({ kind: 'validation', message: 'Invalid control', code: '2' });
-		const json = parseGatewayReply(400, 'application/vnd.pay+json', '{"type":"validation-error","error-message":"Bad amount","error-code":1}');
-		expect(classifyReply(json)).toMatchObject({ kind: 'validation', message: 'Bad amount', code: '1', httpStatus: 400 });
+		const json = parseGatewayReply(
+			400,
+			'application/vnd.pay+json',
+			'{"type":"validation-error","error-message":"Bad amount","error-code":1}',
+		);
+		expect(classifyReply(json)).toMatchObject({
+			kind: 'validation',
+			message: 'Bad amount',
+			code: '1',
+			httpStatus: 400,
+		});
 		expect(classifyReply(parseGatewayReply(403, 'text/plain', 'Forbidden'))).toMatchObject({ kind: 'authentication' });
-		expect(classifyReply(parseGatewayReply(500, 'application/vnd.pay+json', '{"type":"error","error-message":"boom"}'))).toMatchObject({
+		expect(
+			classifyReply(parseGatewayReply(500, 'application/vnd.pay+json', '{"type":"error","error-message":"boom"}')),
+		).toMatchObject({
 			kind: 'server',
 			message: 'boom',
 		});
-		expect(classifyReply(parseGatewayReply(200, 'text/html', '<html>hello</html>'))).toMatchObject({ kind: 'transport' });
+		expect(classifyReply(parseGatewayReply(200, 'text/html', '<html>hello</html>'))).toMatchObject({
+			kind: 'transport',
+		});
 		expect(classifyReply(parseGatewayReply(404, 'text/html', 'Not Found'))).toMatchObject({ kind: 'transport' });
 	});
 
 	it('recognises "no such order"', () => {
-		expect(isOrderNotFound(parseGatewayReply(200, 'application/json', { type: 'status-response', status: 'error', 'error-message': 'Order not found' }))).toBe(true);
-		expect(isOrderNotFound(parseGatewayReply(200, 'application/json', { type: 'status-response', status: 'approved' }))).toBe(false);
+		expect(
+			isOrderNotFound(
+				parseGatewayReply(200, 'application/json', {
+					type: 'status-response',
+					status: 'error',
+					'error-message': 'Order not found',
+				}),
+			),
+		).toBe(true);
+		expect(
+			isOrderNotFound(parseGatewayReply(200, 'application/json', { type: 'status-response', status: 'approved' })),
+		).toBe(false);
 	});
 });
 
@@ -130,7 +180,9 @@ describe('RSA private keys', () => {
 		const { privateKey } = pair(2048);
 		const pkcs8 = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 		const pkcs1 = privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
-		const encrypted = privateKey.export({ type: 'pkcs8', format: 'pem', cipher: 'aes-256-cbc', passphrase: 'pass phrase' }).toString();
+		const encrypted = privateKey
+			.export({ type: 'pkcs8', format: 'pem', cipher: 'aes-256-cbc', passphrase: 'pass phrase' })
+			.toString();
 		expect(loadRsaPrivateKey(pkcs8).asymmetricKeyDetails?.modulusLength).toBe(2048);
 		expect(loadRsaPrivateKey(pkcs1).asymmetricKeyType).toBe('rsa');
 		expect(loadRsaPrivateKey(pkcs8.replace(/\n/g, '\\n')).asymmetricKeyType).toBe('rsa');
@@ -143,7 +195,9 @@ describe('RSA private keys', () => {
 	it('refuses keys under 2048 bits, non-RSA keys and non-PEM text', () => {
 		const small = pair(1024).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 		expect(inputError(() => loadRsaPrivateKey(small)).message).toContain('1024 bits');
-		const ec = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+		const ec = generateKeyPairSync('ec', { namedCurve: 'prime256v1' })
+			.privateKey.export({ type: 'pkcs8', format: 'pem' })
+			.toString();
 		expect(inputError(() => loadRsaPrivateKey(ec)).message).toContain('ec');
 		expect(inputError(() => loadRsaPrivateKey('not a key')).field).toBe('privateKey');
 	});
@@ -151,12 +205,29 @@ describe('RSA private keys', () => {
 
 describe("n8n's SSRF protection", () => {
 	it('a request n8n refused to connect to (SsrfBlockedIpError, however wrapped) is "nothing sent", never a lost reply', () => {
-		const blocked = Object.assign(new Error('The request was blocked because it resolves to a restricted IP address'), { name: 'SsrfBlockedIpError' });
-		const wrapped = Object.assign(new Error('The connection failed'), { name: 'NodeApiError', cause: blocked, httpCode: 'UNKNOWN' });
-		const credentials = { baseUrl: 'https://gw.example.com/paynet', login: 'm', controlKey: 'secret-key', endpointId: '1' } as never;
+		const blocked = Object.assign(new Error('The request was blocked because it resolves to a restricted IP address'), {
+			name: 'SsrfBlockedIpError',
+		});
+		const wrapped = Object.assign(new Error('The connection failed'), {
+			name: 'NodeApiError',
+			cause: blocked,
+			httpCode: 'UNKNOWN',
+		});
+		const credentials = {
+			baseUrl: 'https://gw.example.com/paynet',
+			login: 'm',
+			controlKey: 'secret-key',
+			endpointId: '1',
+		} as never;
 		for (const error of [blocked, wrapped]) {
-			expect(unreachable(error, credentials)).toMatchObject({ nothingSent: true, code: 'SSRF_BLOCKED', what: expect.stringContaining('SSRF protection') });
+			expect(unreachable(error, credentials)).toMatchObject({
+				nothingSent: true,
+				code: 'SSRF_BLOCKED',
+				what: expect.stringContaining('SSRF protection'),
+			});
 		}
-		expect(unreachable(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }), credentials)).toMatchObject({ nothingSent: false });
+		expect(unreachable(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }), credentials)).toMatchObject({
+			nothingSent: false,
+		});
 	});
 });

@@ -34,13 +34,28 @@ describe('card numbers in any spelling are masked', () => {
 	});
 
 	it('keeps zero-padded serials, amounts, dates and short IDs', () => {
-		for (const text of ['00000000-0000-0000-0000-000002d9b22a', '10.50', '2026-11-23T18:44:12Z', 'order 100001', '+1 206 555 0100']) {
+		for (const text of [
+			'00000000-0000-0000-0000-000002d9b22a',
+			'10.50',
+			'2026-11-23T18:44:12Z',
+			'order 100001',
+			'+1 206 555 0100',
+		]) {
 			expect(maskText(text)).toBe(text);
 		}
 	});
 
 	it('drops card verification codes under any name and masks card-number fields', () => {
-		const masked = maskSensitive({ cvv2: '123', card_cvv: '123', 'security-code': '123', CVC: '123', csc: '123', cardVerificationValue: '123', sending_card_number: '4444555566661111', note: 'ok' });
+		const masked = maskSensitive({
+			cvv2: '123',
+			card_cvv: '123',
+			'security-code': '123',
+			CVC: '123',
+			csc: '123',
+			cardVerificationValue: '123',
+			sending_card_number: '4444555566661111',
+			note: 'ok',
+		});
 		expect(masked).toEqual({ sending_card_number: '444455******1111', note: 'ok' });
 	});
 });

@@ -22,7 +22,11 @@ const SANDBOX_KEY = 'TEST-ONLY-CONTROL-KEY-5f0c9a1e';
 
 describe('SHA-1 control', () => {
 	it('V2: sale formula from the PHP library test inputs (amount 0.99 → 99)', () => {
-		const inputs = { endpointId: '789', login: '', fields: { client_orderid: 'CLIENT-112233', amount: '0.99', email: 'vass.pupkin@example.com' } };
+		const inputs = {
+			endpointId: '789',
+			login: '',
+			fields: { client_orderid: 'CLIENT-112233', amount: '0.99', email: 'vass.pupkin@example.com' },
+		};
 		expect(controlString(OPERATIONS.sale.control, inputs)).toBe('789CLIENT-11223399vass.pupkin@example.com');
 		expect(controlSignature(OPERATIONS.sale.control, inputs, 'D5F82EC1-8575-4482-AD89-97X6X0X20X22')).toBe(
 			'9ae745207ca7de4543703ea8c334286d57b5d1d4',
@@ -30,8 +34,14 @@ describe('SHA-1 control', () => {
 	});
 
 	it('P1 (python hashlib): preauth with 19.99 signs 1999, not a float artefact', () => {
-		const inputs = { endpointId: '1001', login: '', fields: { client_orderid: 'order-42', amount: '19.99', email: 'ops@example.com' } };
-		expect(controlSignature(OPERATIONS.preauth.control, inputs, SANDBOX_KEY)).toBe('4c6e39c82bb779389a63640412e25da79b34bc1e');
+		const inputs = {
+			endpointId: '1001',
+			login: '',
+			fields: { client_orderid: 'order-42', amount: '19.99', email: 'ops@example.com' },
+		};
+		expect(controlSignature(OPERATIONS.preauth.control, inputs, SANDBOX_KEY)).toBe(
+			'4c6e39c82bb779389a63640412e25da79b34bc1e',
+		);
 	});
 
 	it('P2 (python hashlib): partial return signs amount 0.29 → 29 and currency', () => {
@@ -40,48 +50,86 @@ describe('SHA-1 control', () => {
 			login: 'n8n-test-merchant',
 			fields: { client_orderid: 'refund-7', orderid: '5550001', amount: '0.29', currency: 'USD' },
 		};
-		expect(controlSignature(OPERATIONS.return.control, inputs, SANDBOX_KEY)).toBe('081b2c131601e6efa32f11c7bbae3b03cc876a80');
+		expect(controlSignature(OPERATIONS.return.control, inputs, SANDBOX_KEY)).toBe(
+			'081b2c131601e6efa32f11c7bbae3b03cc876a80',
+		);
 	});
 
 	it('a full return signs neither amount nor currency; capture always signs both', () => {
 		const inputs = { endpointId: '1', login: 'm', fields: { client_orderid: 'c', orderid: 'o', currency: 'USD' } };
 		expect(controlString(OPERATIONS.return.control, inputs)).toBe('mco');
-		expect(controlString(OPERATIONS.capture.control, { ...inputs, fields: { ...inputs.fields, amount: '10.00' } })).toBe('mco1000USD');
+		expect(
+			controlString(OPERATIONS.capture.control, { ...inputs, fields: { ...inputs.fields, amount: '10.00' } }),
+		).toBe('mco1000USD');
 	});
 
 	// Hundredths for every currency, as the vendor's clients compute the control amount (amount × 100).
 	// Digests computed with python3 (hashlib.sha1, decimal.Decimal(amount) * 100); J1 also with
 	// `printf %s '<string>' | openssl sha1`.
 	it('J1 (python hashlib, openssl): JPY 1000 is signed as 100000', () => {
-		const inputs = { endpointId: '1003', login: '', fields: { client_orderid: 'jpy-1', amount: '1000', currency: 'JPY', email: 'ops@example.com' } };
+		const inputs = {
+			endpointId: '1003',
+			login: '',
+			fields: { client_orderid: 'jpy-1', amount: '1000', currency: 'JPY', email: 'ops@example.com' },
+		};
 		expect(controlString(OPERATIONS.sale.control, inputs)).toBe('1003jpy-1100000ops@example.com');
-		expect(controlSignature(OPERATIONS.sale.control, inputs, SANDBOX_KEY)).toBe('718adf9d6b8b326bd3fdf828a74bca75888794a7');
+		expect(controlSignature(OPERATIONS.sale.control, inputs, SANDBOX_KEY)).toBe(
+			'718adf9d6b8b326bd3fdf828a74bca75888794a7',
+		);
 	});
 
 	it('E1 (python hashlib): EUR rebill 4.35 → 435', () => {
-		const inputs = { endpointId: '1002', login: 'n8n-test-merchant', fields: { client_orderid: 'eur-rebill-1', cardrefid: '500001', amount: '4.35', currency: 'EUR' } };
-		expect(controlSignature(OPERATIONS.makeRebill.control, inputs, SANDBOX_KEY)).toBe('efd8331bdc638d4f10bf063984f6bc697ca94a49');
+		const inputs = {
+			endpointId: '1002',
+			login: 'n8n-test-merchant',
+			fields: { client_orderid: 'eur-rebill-1', cardrefid: '500001', amount: '4.35', currency: 'EUR' },
+		};
+		expect(controlSignature(OPERATIONS.makeRebill.control, inputs, SANDBOX_KEY)).toBe(
+			'efd8331bdc638d4f10bf063984f6bc697ca94a49',
+		);
 	});
 
 	it('K1 (python hashlib): KWD return 1.230 → 123; a third non-zero decimal cannot be signed', () => {
-		const inputs = { endpointId: '1', login: 'n8n-test-merchant', fields: { client_orderid: 'kwd-return-1', orderid: '5550002', amount: '1.230', currency: 'KWD' } };
-		expect(controlSignature(OPERATIONS.return.control, inputs, SANDBOX_KEY)).toBe('cad181c9d91ab916042ddb7c8e425111a04376a4');
-		expect(() => controlString(OPERATIONS.return.control, { ...inputs, fields: { ...inputs.fields, amount: '1.234' } })).toThrow(/hundredths/);
+		const inputs = {
+			endpointId: '1',
+			login: 'n8n-test-merchant',
+			fields: { client_orderid: 'kwd-return-1', orderid: '5550002', amount: '1.230', currency: 'KWD' },
+		};
+		expect(controlSignature(OPERATIONS.return.control, inputs, SANDBOX_KEY)).toBe(
+			'cad181c9d91ab916042ddb7c8e425111a04376a4',
+		);
+		expect(() =>
+			controlString(OPERATIONS.return.control, { ...inputs, fields: { ...inputs.fields, amount: '1.234' } }),
+		).toThrow(/hundredths/);
 	});
 
 	it('F1 (python hashlib): full capture of a 10.00 USD preauth, amount learned and signed', () => {
-		const inputs = { endpointId: '1001', login: 'n8n-test-merchant', fields: { client_orderid: 'cap-1', orderid: '100001', amount: '10.00', currency: 'USD' } };
-		expect(controlSignature(OPERATIONS.capture.control, inputs, SANDBOX_KEY)).toBe('5818efb73eae6502c00f7a851a9b6c79f1251713');
+		const inputs = {
+			endpointId: '1001',
+			login: 'n8n-test-merchant',
+			fields: { client_orderid: 'cap-1', orderid: '100001', amount: '10.00', currency: 'USD' },
+		};
+		expect(controlSignature(OPERATIONS.capture.control, inputs, SANDBOX_KEY)).toBe(
+			'5818efb73eae6502c00f7a851a9b6c79f1251713',
+		);
 	});
 
 	it('T1 (python hashlib): v2 transfer-by-ref signs login, order, source and destination references, 25.50 EUR → 2550', () => {
 		const inputs = {
 			endpointId: '1002',
 			login: 'n8n-test-merchant',
-			fields: { client_orderid: 'tbr-1', 'source-card-ref-id': '500001', 'destination-card-ref-id': '500002', amount: '25.50', currency: 'EUR' },
+			fields: {
+				client_orderid: 'tbr-1',
+				'source-card-ref-id': '500001',
+				'destination-card-ref-id': '500002',
+				amount: '25.50',
+				currency: 'EUR',
+			},
 		};
 		expect(controlString(OPERATIONS.transferByRefV2.control, inputs)).toBe('n8n-test-merchanttbr-15000015000022550EUR');
-		expect(controlSignature(OPERATIONS.transferByRefV2.control, inputs, SANDBOX_KEY)).toBe('b567e99cc3a525cf9e7da97bcdf1d05cdeb40a5d');
+		expect(controlSignature(OPERATIONS.transferByRefV2.control, inputs, SANDBOX_KEY)).toBe(
+			'b567e99cc3a525cf9e7da97bcdf1d05cdeb40a5d',
+		);
 	});
 
 	it('3-D Secure uploads sign the client-order-id field', () => {
@@ -131,7 +179,9 @@ describe('OAuth 1.0a', () => {
 		expect(base).toBe(
 			'GET&http%3A%2F%2Fphotos.example.net%2Fphotos&file%3Dvacation.jpg%26oauth_consumer_key%3Ddpf43f3p2l4k3l03%26oauth_nonce%3Dkllo9940pd9333jh%26oauth_signature_method%3DHMAC-SHA1%26oauth_timestamp%3D1191242096%26oauth_token%3Dnnch734d00sl2jdk%26oauth_version%3D1.0%26size%3Doriginal',
 		);
-		expect(createHmac('sha1', 'kd94hf93k423kf44&pfkkdhi9sl3r4s00').update(base).digest('base64')).toBe('tR3+Ty81lMeYAr/Fid0kMTYa/WM=');
+		expect(createHmac('sha1', 'kd94hf93k423kf44&pfkkdhi9sl3r4s00').update(base).digest('base64')).toBe(
+			'tR3+Ty81lMeYAr/Fid0kMTYa/WM=',
+		);
 	});
 
 	it('O2: the hosted-fields base string', () => {
@@ -200,7 +250,14 @@ describe('OAuth 1.0a', () => {
 			timestamp: '1',
 		};
 		const plain = signOAuthRequest({ ...common, body: [['a', '1']] });
-		const repeated = signOAuthRequest({ ...common, body: [['a', '1'], ['oauth_nonce', 'n'], ['oauth_consumer_key', 'm']] });
+		const repeated = signOAuthRequest({
+			...common,
+			body: [
+				['a', '1'],
+				['oauth_nonce', 'n'],
+				['oauth_consumer_key', 'm'],
+			],
+		});
 		expect(repeated.baseString).toBe(plain.baseString);
 	});
 
@@ -222,7 +279,13 @@ describe('OAuth 1.0a', () => {
 		writeFileSync(join(dir, 'base.txt'), signed.baseString, 'utf8');
 		writeFileSync(join(dir, 'sig.bin'), Buffer.from(signature, 'base64'));
 		const out = execFileSync('openssl', [
-			'dgst', '-sha256', '-verify', join(KEYS, 'test-merchant-2048.pub.pem'), '-signature', join(dir, 'sig.bin'), join(dir, 'base.txt'),
+			'dgst',
+			'-sha256',
+			'-verify',
+			join(KEYS, 'test-merchant-2048.pub.pem'),
+			'-signature',
+			join(dir, 'sig.bin'),
+			join(dir, 'base.txt'),
 		]).toString();
 		expect(out.trim()).toBe('Verified OK');
 		const publicKey = createPublicKey(readFileSync(join(KEYS, 'test-merchant-2048.pub.pem')));

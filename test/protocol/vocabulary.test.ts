@@ -5,7 +5,12 @@ import { summarise } from '../../nodes/CardGateway/actions/common/output';
 import { claimOf, interpretStatusOutcome } from '../../nodes/CardGatewayTrigger/confirm';
 import { conflictingSpellings, FIELD_SPELLINGS } from '../../nodes/CardGatewayTrigger/normalise';
 import { MONEY_ACTIONS } from '../../nodes/shared/protocol/money';
-import { GATEWAY_ORDER_ID_SPELLINGS, MERCHANT_ORDER_ID_SPELLINGS, parseGatewayReply, replyRecord } from '../../nodes/shared/protocol/reply';
+import {
+	GATEWAY_ORDER_ID_SPELLINGS,
+	MERCHANT_ORDER_ID_SPELLINGS,
+	parseGatewayReply,
+	replyRecord,
+} from '../../nodes/shared/protocol/reply';
 import {
 	FIELD_NAMES,
 	FOLLOW_UP_TRANSACTION_TYPES,
@@ -23,7 +28,10 @@ import {
 import type { GatewayOutcome } from '../../nodes/shared/transport';
 
 const SOURCES: FieldSource[] = ['reply', 'callback'];
-const every = (source: FieldSource) => FIELD_NAMES.flatMap((field) => spellingsOf(field, source).map((spelling) => [field, spelling] as [FieldName, string]));
+const every = (source: FieldSource) =>
+	FIELD_NAMES.flatMap((field) =>
+		spellingsOf(field, source).map((spelling) => [field, spelling] as [FieldName, string]),
+	);
 
 describe('every spelling is read', () => {
 	it.each(every('reply'))('a reply: %s ← %s', (field, spelling) => {
@@ -45,7 +53,7 @@ describe('every spelling is read', () => {
 		}
 	});
 
-	it('a callback reads every spelling a reply reads, but the reply\'s own type', () => {
+	it("a callback reads every spelling a reply reads, but the reply's own type", () => {
 		for (const field of FIELD_NAMES) {
 			const callback = spellingsOf(field, 'callback');
 			if (field === 'replyType') expect(callback).toEqual([]);
@@ -53,14 +61,18 @@ describe('every spelling is read', () => {
 		}
 	});
 
-	it('in a reply `type` is the reply\'s type; in a callback it is the transaction type', () => {
-		expect(readReply({ type: 'status-response', 'transaction-type': 'sale' })).toMatchObject({ replyType: 'status-response', transactionType: 'sale', conflicts: [] });
+	it("in a reply `type` is the reply's type; in a callback it is the transaction type", () => {
+		expect(readReply({ type: 'status-response', 'transaction-type': 'sale' })).toMatchObject({
+			replyType: 'status-response',
+			transactionType: 'sale',
+			conflicts: [],
+		});
 		expect(readReply({ type: 'status-response' }).transactionType).toBeUndefined();
 		expect(readCallback({ type: 'sale' })).toMatchObject({ transactionType: 'sale' });
 		expect(readCallback({ type: 'sale' }).replyType).toBeUndefined();
 	});
 
-	it('the order ID lists of reply.ts are the vocabulary\'s', () => {
+	it("the order ID lists of reply.ts are the vocabulary's", () => {
 		expect(MERCHANT_ORDER_ID_SPELLINGS).toEqual(spellingsOf('clientOrderId', 'reply'));
 		expect(GATEWAY_ORDER_ID_SPELLINGS).toEqual(spellingsOf('orderId', 'reply'));
 	});
@@ -90,13 +102,24 @@ describe('a field spelled twice with different values is reported', () => {
 	it('in a callback: type against transaction-type (the forged respelling of issue #13)', () => {
 		const record = readCallback({ type: 'sale', 'transaction-type': 'reversal', transaction_type: 'sale' });
 		expect(record.transactionType).toBe('sale');
-		expect(record.conflicts).toEqual([{ field: 'transactionType', spellings: ['type', 'transaction-type', 'transaction_type'], values: ['sale', 'reversal'] }]);
+		expect(record.conflicts).toEqual([
+			{
+				field: 'transactionType',
+				spellings: ['type', 'transaction-type', 'transaction_type'],
+				values: ['sale', 'reversal'],
+			},
+		]);
 		expect(conflictOn(record, 'transactionType')).toBeDefined();
 		expect(valuesOf(record, 'transactionType')).toEqual(['sale', 'reversal']);
 	});
 
 	it('in a reply: two order IDs, and an empty spelling beside a filled one', () => {
-		const record = readReply({ 'paynet-order-id': '42', orderid: '43', 'error-message': '', error_message: 'Declined' });
+		const record = readReply({
+			'paynet-order-id': '42',
+			orderid: '43',
+			'error-message': '',
+			error_message: 'Declined',
+		});
 		expect(record.orderId).toBe('42');
 		expect(record.errorMessage).toBe('Declined');
 		expect(record.conflicts.map((conflict) => conflict.field)).toEqual(['orderId', 'errorMessage']);
@@ -196,11 +219,20 @@ describe('the record of each kind of gateway answer', () => {
 			cardRefId: 'ref-9',
 			conflicts: [],
 		});
-		const refused = parseGatewayReply(400, 'application/vnd.pay+json', '{"type":"validation-error","error-message":"Bad amount","error-code":1}');
-		expect(refused.record).toEqual({ replyType: 'validation-error', errorMessage: 'Bad amount', errorCode: '1', conflicts: [] });
+		const refused = parseGatewayReply(
+			400,
+			'application/vnd.pay+json',
+			'{"type":"validation-error","error-message":"Bad amount","error-code":1}',
+		);
+		expect(refused.record).toEqual({
+			replyType: 'validation-error',
+			errorMessage: 'Bad amount',
+			errorCode: '1',
+			conflicts: [],
+		});
 	});
 
-	it('the v4 untyped status reply (the vendor emulator\'s shape: no type, no serial-number)', () => {
+	it("the v4 untyped status reply (the vendor emulator's shape: no type, no serial-number)", () => {
 		const reply = parseGatewayReply(
 			200,
 			'application/vnd.pay+json; charset=utf-8',
@@ -236,7 +268,7 @@ describe('the record of each kind of gateway answer', () => {
 		expect(reply.record?.transactionType).toBeUndefined();
 	});
 
-	it('a callback (the sandbox\'s sale callback, GET parameters)', () => {
+	it("a callback (the sandbox's sale callback, GET parameters)", () => {
 		const fields = {
 			status: 'approved',
 			type: 'sale',
@@ -275,7 +307,9 @@ describe('the record of each kind of gateway answer', () => {
 	});
 
 	it('a reply built without parseGatewayReply is read on demand', () => {
-		expect(replyRecord({ httpStatus: 200, format: 'json', fields: { status: 'declined', error_message: 'No funds' } })).toMatchObject({
+		expect(
+			replyRecord({ httpStatus: 200, format: 'json', fields: { status: 'declined', error_message: 'No funds' } }),
+		).toMatchObject({
 			status: 'declined',
 			errorMessage: 'No funds',
 		});
@@ -284,8 +318,20 @@ describe('the record of each kind of gateway answer', () => {
 
 describe('follow-up transaction types', () => {
 	it('are the own types of the follow-up money actions that no initial action has, and the chargeback', () => {
-		expect([...FOLLOW_UP_TRANSACTION_TYPES].sort()).toEqual(['cancel', 'capture', 'chargeback', 'refund', 'return', 'reversal', 'void']);
-		for (const type of [...MONEY_ACTIONS.capture.ownTypes, ...MONEY_ACTIONS.return.ownTypes, ...MONEY_ACTIONS.void.ownTypes]) {
+		expect([...FOLLOW_UP_TRANSACTION_TYPES].sort()).toEqual([
+			'cancel',
+			'capture',
+			'chargeback',
+			'refund',
+			'return',
+			'reversal',
+			'void',
+		]);
+		for (const type of [
+			...MONEY_ACTIONS.capture.ownTypes,
+			...MONEY_ACTIONS.return.ownTypes,
+			...MONEY_ACTIONS.void.ownTypes,
+		]) {
 			expect(isFollowUpTransactionType(type)).toBe(true);
 		}
 	});
@@ -293,19 +339,36 @@ describe('follow-up transaction types', () => {
 	it('compare without case or separators; initial types are not follow-ups', () => {
 		expect(isFollowUpTransactionType('Reversal')).toBe(true);
 		expect(isFollowUpTransactionType('CHARGE-BACK')).toBe(true);
-		for (const type of ['sale', 'preauth', 'payout', 'transfer', '', undefined]) expect(isFollowUpTransactionType(type)).toBe(false);
+		for (const type of ['sale', 'preauth', 'payout', 'transfer', '', undefined])
+			expect(isFollowUpTransactionType(type)).toBe(false);
 	});
 });
 
 describe('the readers read the record', () => {
-	it('the node\'s output keys come from the record', () => {
-		const reply = parseGatewayReply(200, 'text/html', 'type=status-response\n&serial-number=s-1\n&merchant-order-id=c-1\n&paynet-order-id=42\n&status=approved\n&transaction_type=sale\n&approval_code=A1\n');
-		expect(summarise(reply, {}, {}, false)).toMatchObject({ type: 'status-response', serialNumber: 's-1', client_orderid: 'c-1', orderid: '42', status: 'approved', transactionType: 'sale', approvalCode: 'A1' });
+	it("the node's output keys come from the record", () => {
+		const reply = parseGatewayReply(
+			200,
+			'text/html',
+			'type=status-response\n&serial-number=s-1\n&merchant-order-id=c-1\n&paynet-order-id=42\n&status=approved\n&transaction_type=sale\n&approval_code=A1\n',
+		);
+		expect(summarise(reply, {}, {}, false)).toMatchObject({
+			type: 'status-response',
+			serialNumber: 's-1',
+			client_orderid: 'c-1',
+			orderid: '42',
+			status: 'approved',
+			transactionType: 'sale',
+			approvalCode: 'A1',
+		});
 	});
 
 	it('the trigger refuses a callback whose spellings disagree, naming them', () => {
-		expect(conflictingSpellings({ type: 'sale', transaction_type: 'reversal' })).toBe('the parameters type / transaction-type / transaction_type disagree');
-		expect(conflictingSpellings({ error_code: '', 'error-code': '5' })).toBe('the parameters error_code / error-code disagree');
+		expect(conflictingSpellings({ type: 'sale', transaction_type: 'reversal' })).toBe(
+			'the parameters type / transaction-type / transaction_type disagree',
+		);
+		expect(conflictingSpellings({ error_code: '', 'error-code': '5' })).toBe(
+			'the parameters error_code / error-code disagree',
+		);
 		// The order IDs are checked against the signed values instead (verify.ts reads FIELD_SPELLINGS).
 		expect(conflictingSpellings({ orderid: '1', 'paynet-order-id': '2' })).toBeUndefined();
 		expect(FIELD_SPELLINGS.orderid).toEqual(spellingsOf('orderId', 'callback'));
@@ -313,9 +376,27 @@ describe('the readers read the record', () => {
 	});
 
 	it('a status reply that gives a compared field twice confirms nothing', () => {
-		const claim = claimOf({ status: 'approved', type: 'sale', amount: '10.50', currency: 'USD', orderid: '100001', client_orderid: 'c-1' });
-		const fields = { type: 'status-response', status: 'approved', amount: '10.50', currency: 'USD', 'paynet-order-id': '100001', 'merchant-order-id': 'c-1', 'transaction-type': 'sale' };
-		const reply = (extra: Record<string, string>): GatewayOutcome => ({ kind: 'reply', reply: parseGatewayReply(200, 'application/json', JSON.stringify({ ...fields, ...extra })) });
+		const claim = claimOf({
+			status: 'approved',
+			type: 'sale',
+			amount: '10.50',
+			currency: 'USD',
+			orderid: '100001',
+			client_orderid: 'c-1',
+		});
+		const fields = {
+			type: 'status-response',
+			status: 'approved',
+			amount: '10.50',
+			currency: 'USD',
+			'paynet-order-id': '100001',
+			'merchant-order-id': 'c-1',
+			'transaction-type': 'sale',
+		};
+		const reply = (extra: Record<string, string>): GatewayOutcome => ({
+			kind: 'reply',
+			reply: parseGatewayReply(200, 'application/json', JSON.stringify({ ...fields, ...extra })),
+		});
 		expect(interpretStatusOutcome(reply({}), claim)).toMatchObject({ confirmed: true });
 		expect(interpretStatusOutcome(reply({ client_orderid: 'c-1' }), claim)).toMatchObject({ confirmed: true });
 		expect(interpretStatusOutcome(reply({ client_orderid: 'c-2' }), claim)).toMatchObject({

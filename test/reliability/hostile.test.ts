@@ -6,5 +6,7 @@ test('hostile network: 60 seeded batches, every invariant runs and holds against
 	const result = await hostileCampaign({ seed: 7, runs: 60, lanes: 6 });
 	expect(result.cases).toBe(60);
 	expectEveryInvariantRanAndHeld(result);
-	expect(result.invariants.find((i) => i.name === 'money moved at most once per order ID')?.passed).toBeGreaterThanOrEqual(60);
+	expect(
+		result.invariants.find((i) => i.name === 'money moved at most once per order ID')?.passed,
+	).toBeGreaterThanOrEqual(60);
 }, 300_000);

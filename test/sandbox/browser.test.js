@@ -61,7 +61,12 @@ describe('3-D Secure via the ACS page', () => {
 
 describe('3-D Secure via the upload commands', () => {
 	const upload = (cmd, s, extra) =>
-		c.control(cmd, 1001, { login: MERCHANT.login, 'client-order-id': s.params.client_orderid, orderid: s.orderid, ...extra });
+		c.control(cmd, 1001, {
+			login: MERCHANT.login,
+			'client-order-id': s.params.client_orderid,
+			orderid: s.orderid,
+			...extra,
+		});
 
 	it('upload-pares-result approves; "fail" declines; a second upload is refused (code 4)', async () => {
 		const a = await c.sale({ cvv2: '321' });
@@ -71,12 +76,19 @@ describe('3-D Secure via the upload commands', () => {
 		expect((await upload('upload-pares-result', a, { paRes: 'x' })).data['error-code']).toBe(4);
 		const b = await c.sale({ cvv2: '321' });
 		await upload('upload-pares-result', b, { paRes: 'fail' });
-		expect((await c.status(b.orderid, b.params.client_orderid)).data).toMatchObject({ status: 'declined', 'error-message': '3-D Secure authentication failed' });
+		expect((await c.status(b.orderid, b.params.client_orderid)).data).toMatchObject({
+			status: 'declined',
+			'error-message': '3-D Secure authentication failed',
+		});
 	});
 
 	it('upload-method-url-result keeps the order pending; upload-cres-result (cres spelling too) finishes it', async () => {
 		const s = await c.sale({ cvv2: '321' });
-		const m = await upload('upload-method-url-result', s, { threeDSCompInd: 'Y', threeDSServerTransID: 'abc', browserJavaEnabled: 'false' });
+		const m = await upload('upload-method-url-result', s, {
+			threeDSCompInd: 'Y',
+			threeDSServerTransID: 'abc',
+			browserJavaEnabled: 'false',
+		});
 		expect(m.data.type).toBe('async-response');
 		expect((await upload('upload-method-url-result', s, { threeDSCompInd: 'X' })).data['error-code']).toBe(1);
 		expect((await c.status(s.orderid, s.params.client_orderid)).data.status).toBe('processing');
@@ -89,16 +101,34 @@ describe('3-D Secure via the upload commands', () => {
 		const s = await c.sale();
 		expect((await upload('upload-cres-result', s, { cRes: 'x' })).data['error-code']).toBe(4);
 		const t = await c.sale({ cvv2: '321' });
-		const wrong = await c.control('upload-cres-result', 1001, { login: MERCHANT.login, 'client-order-id': 'other', orderid: t.orderid, cRes: 'x' });
+		const wrong = await c.control('upload-cres-result', 1001, {
+			login: MERCHANT.login,
+			'client-order-id': 'other',
+			orderid: t.orderid,
+			cRes: 'x',
+		});
 		expect(wrong.data['error-code']).toBe(3);
-		const badControl = await c.post('3ds/v1/upload-cres-result/1001', { login: MERCHANT.login, 'client-order-id': t.params.client_orderid, orderid: t.orderid, cRes: 'x', control: 'a'.repeat(40) });
+		const badControl = await c.post('3ds/v1/upload-cres-result/1001', {
+			login: MERCHANT.login,
+			'client-order-id': t.params.client_orderid,
+			orderid: t.orderid,
+			cRes: 'x',
+			control: 'a'.repeat(40),
+		});
 		expect(badControl.data['error-code']).toBe(2);
 		expect((await c.order(t.orderid)).threeDS.pending).toBe(true);
 	});
 });
 
 describe('hosted forms', () => {
-	const formParams = (o = {}) => ({ client_orderid: c.cid('hf'), amount: '15.00', currency: 'USD', email: 'a@b.c', redirect_url: RETURN, ...o });
+	const formParams = (o = {}) => ({
+		client_orderid: c.cid('hf'),
+		amount: '15.00',
+		currency: 'USD',
+		email: 'a@b.c',
+		redirect_url: RETURN,
+		...o,
+	});
 
 	async function open(cmd, params, opts) {
 		const r = await c.control(cmd, 1001, params, opts);
@@ -110,17 +140,29 @@ describe('hosted forms', () => {
 		expect(form.method).toBe('post');
 		return { orderid: r.data['paynet-order-id'], action: form.action, page: page.text, reply: r };
 	}
-	const card = (o = {}) => ({ credit_card_number: CARD, expire_month: '12', expire_year: '2035', cvv2: '123', card_printed_name: 'FORM PAYER', ...o });
+	const card = (o = {}) => ({
+		credit_card_number: CARD,
+		expire_month: '12',
+		expire_year: '2035',
+		cvv2: '123',
+		card_printed_name: 'FORM PAYER',
+		...o,
+	});
 
 	it('sale-form: the card page, then a signed auto-POST to redirect_url; money once', async () => {
 		const p = formParams();
 		const f = await open('sale-form', p);
-		for (const name of ['credit_card_number', 'expire_month', 'expire_year', 'cvv2', 'card_printed_name']) expect(f.page).toContain(`name="${name}"`);
+		for (const name of ['credit_card_number', 'expire_month', 'expire_year', 'cvv2', 'card_printed_name'])
+			expect(f.page).toContain(`name="${name}"`);
 		expect((await c.status(f.orderid, p.client_orderid)).data.status).toBe('processing');
 		const done = await c.postPage(f.action, card());
 		expect(done.status).toBe(200);
 		expectSignedReturn(parseForm(done.text), f.orderid, p.client_orderid, 'approved');
-		expect((await c.status(f.orderid, p.client_orderid)).data).toMatchObject({ status: 'approved', 'cardholder-name': 'FORM PAYER', 'last-four-digits': '1111' });
+		expect((await c.status(f.orderid, p.client_orderid)).data).toMatchObject({
+			status: 'approved',
+			'cardholder-name': 'FORM PAYER',
+			'last-four-digits': '1111',
+		});
 		expect((await c.postPage(f.action, card())).status).toBe(409);
 		expect((await c.ledger(f.orderid)).map((e) => e.kind)).toEqual(['sale']);
 		// repeating the form request returns the same form
@@ -163,7 +205,12 @@ describe('hosted forms', () => {
 		const p = formParams();
 		const f = await open('payout-form', p);
 		expect(f.page).not.toContain('name="cvv2"');
-		const done = await c.postPage(f.action, { credit_card_number: CARD, expire_month: '12', expire_year: '2035', card_printed_name: 'R' });
+		const done = await c.postPage(f.action, {
+			credit_card_number: CARD,
+			expire_month: '12',
+			expire_year: '2035',
+			card_printed_name: 'R',
+		});
 		expectSignedReturn(parseForm(done.text), f.orderid, p.client_orderid, 'approved');
 		expect((await c.ledger(f.orderid)).map((e) => `${e.kind}:${e.amount}`)).toEqual(['payout:15.00']);
 
@@ -175,7 +222,11 @@ describe('hosted forms', () => {
 	});
 
 	it('redirect_success_url / redirect_fail_url are honoured; without any URL a result page is shown', async () => {
-		const p = formParams({ redirect_url: undefined, redirect_success_url: 'http://127.0.0.1:9/ok', redirect_fail_url: 'http://127.0.0.1:9/fail' });
+		const p = formParams({
+			redirect_url: undefined,
+			redirect_success_url: 'http://127.0.0.1:9/ok',
+			redirect_fail_url: 'http://127.0.0.1:9/fail',
+		});
 		delete p.redirect_url;
 		const f = await open('sale-form', p);
 		expect(parseForm((await c.postPage(f.action, card())).text).action).toBe('http://127.0.0.1:9/ok');

@@ -59,16 +59,32 @@ describe('server callbacks', () => {
 		expect(hit.method).toBe('GET');
 		const q = hit.query;
 		expect(q).toMatchObject({
-			shop: '7', status: 'approved', merchant_order: s.params.client_orderid, client_orderid: s.params.client_orderid,
-			orderid: s.orderid, type: 'sale', amount: '12.50', currency: 'USD', 'last-four-digits': '1111', bin: '444455',
-			'card-type': 'VISA', 'processor-tx-id': `PNTEST-${s.orderid}`, merchantdata: 'ref-42', error_code: '', error_message: '',
+			shop: '7',
+			status: 'approved',
+			merchant_order: s.params.client_orderid,
+			client_orderid: s.params.client_orderid,
+			orderid: s.orderid,
+			type: 'sale',
+			amount: '12.50',
+			currency: 'USD',
+			'last-four-digits': '1111',
+			bin: '444455',
+			'card-type': 'VISA',
+			'processor-tx-id': `PNTEST-${s.orderid}`,
+			merchantdata: 'ref-42',
+			error_code: '',
+			error_message: '',
 		});
 		expect(q['approval-code']).toMatch(/^\d{6}$/);
 		expect(q.descriptor).toBeTruthy();
 		expect(q.control).toBe(sha1(q.status + q.orderid + q.merchant_order + MERCHANT.controlKey));
 		expect(JSON.stringify(q)).not.toContain('4444555566661111');
 		const [d] = await deliveries(s.orderid);
-		expect(d).toMatchObject({ state: 'delivered', delivered: true, attempts: [expect.objectContaining({ n: 1, httpStatus: 200 })] });
+		expect(d).toMatchObject({
+			state: 'delivered',
+			delivered: true,
+			attempts: [expect.objectContaining({ n: 1, httpStatus: 200 })],
+		});
 	});
 
 	it('declines carry error_code / error_message; no callback without a URL or for an unknown outcome', async () => {
@@ -107,13 +123,20 @@ describe('server callbacks', () => {
 	it('notify_url also fires for follow-ups; server_callback_url only for the initial transaction', async () => {
 		const notify = newPath();
 		const server = newPath();
-		const s = await c.sale({ amount: '20.00', notify_url: `${base}${notify}`, server_callback_url: `${base}${server}` }, 'preauth');
+		const s = await c.sale(
+			{ amount: '20.00', notify_url: `${base}${notify}`, server_callback_url: `${base}${server}` },
+			'preauth',
+		);
 		const cid = s.params.client_orderid;
 		await c.followUp('capture', s.orderid, cid, { amount: '15.00', currency: 'USD' });
 		await c.followUp('return', s.orderid, cid, { amount: '5.00', currency: 'USD' });
 		await c.admin('POST', `orders/${s.orderid}/chargeback`, { amount: '2.00' });
 		await waitFor(() => hitsFor(notify).length === 4);
-		expect(hitsFor(notify).map((h) => `${h.query.type}:${h.query.amount}`).sort()).toEqual(['capture:15.00', 'chargeback:2.00', 'preauth:20.00', 'reversal:5.00'].sort());
+		expect(
+			hitsFor(notify)
+				.map((h) => `${h.query.type}:${h.query.amount}`)
+				.sort(),
+		).toEqual(['capture:15.00', 'chargeback:2.00', 'preauth:20.00', 'reversal:5.00'].sort());
 		expect(hitsFor(server).map((h) => h.query.type)).toEqual(['preauth']);
 		expect((await c.ledger(s.orderid)).map((e) => e.kind)).toEqual(['capture', 'return', 'chargeback']);
 	});
@@ -173,7 +196,7 @@ describe('callback faults', () => {
 		expect(ok.query.control).toBe(sha1(`approved${t.orderid}${t.params.client_orderid}${MERCHANT.controlKey}`));
 	});
 
-	it('out-of-order-callbacks delivers a later follow-up\'s callback before the earlier one', async () => {
+	it("out-of-order-callbacks delivers a later follow-up's callback before the earlier one", async () => {
 		const path = newPath();
 		const s = await c.sale({ amount: '30.00', notify_url: `${base}${path}` }, 'preauth');
 		await waitFor(() => hitsFor(path).length === 1);
@@ -195,7 +218,11 @@ describe('callbackMethod POST', () => {
 			let body = '';
 			req.on('data', (chunk) => (body += chunk));
 			req.on('end', () => {
-				bodies.push({ method: req.method, type: req.headers['content-type'], fields: Object.fromEntries(new URLSearchParams(body)) });
+				bodies.push({
+					method: req.method,
+					type: req.headers['content-type'],
+					fields: Object.fromEntries(new URLSearchParams(body)),
+				});
 				res.writeHead(200);
 				res.end('OK');
 			});
@@ -204,13 +231,23 @@ describe('callbackMethod POST', () => {
 		const postSandbox = await startSandbox({ port: 0, quiet: true, callbackMethod: 'POST' });
 		try {
 			const client = new Client(postSandbox);
-			const s = await client.sale({ amount: '3.00', server_callback_url: `http://127.0.0.1:${postReceiver.address().port}/cb` });
+			const s = await client.sale({
+				amount: '3.00',
+				server_callback_url: `http://127.0.0.1:${postReceiver.address().port}/cb`,
+			});
 			await client.status(s.orderid, s.params.client_orderid);
 			const [hit] = await waitFor(() => bodies.length && bodies);
 			expect(hit.method).toBe('POST');
 			expect(hit.type).toBe('application/x-www-form-urlencoded');
-			expect(hit.fields).toMatchObject({ status: 'approved', orderid: s.orderid, merchant_order: s.params.client_orderid, amount: '3.00' });
-			expect(hit.fields.control).toBe(sha1(`approved${hit.fields.orderid}${hit.fields.merchant_order}${MERCHANT.controlKey}`));
+			expect(hit.fields).toMatchObject({
+				status: 'approved',
+				orderid: s.orderid,
+				merchant_order: s.params.client_orderid,
+				amount: '3.00',
+			});
+			expect(hit.fields.control).toBe(
+				sha1(`approved${hit.fields.orderid}${hit.fields.merchant_order}${MERCHANT.controlKey}`),
+			);
 		} finally {
 			await postSandbox.close();
 			postReceiver.closeAllConnections();

@@ -94,7 +94,8 @@ describe('request faults', () => {
 		const f = await addFault({ kind: 'stay-processing', op: 'sale', count: 2 });
 		const a = await c.sale();
 		const b = await c.sale();
-		for (let i = 0; i < 3; i++) expect((await c.status(a.orderid, a.params.client_orderid)).data.status).toBe('processing');
+		for (let i = 0; i < 3; i++)
+			expect((await c.status(a.orderid, a.params.client_orderid)).data.status).toBe('processing');
 		expect(await c.ledger(a.orderid)).toEqual([]);
 		const fin = await c.admin('POST', `orders/${a.orderid}/finalize`);
 		expect(fin.data).toMatchObject({ status: 'approved', finalized: true });
@@ -133,11 +134,24 @@ describe('admin API', () => {
 		const list = (await c.admin('GET', 'orders')).data.orders;
 		expect(list.find((o) => o.orderid === s.orderid)).toBeTruthy();
 		const o = await c.order(s.orderid);
-		expect(o).toMatchObject({ orderid: s.orderid, client_orderid: s.params.client_orderid, merchant: MERCHANT.login, endpoint: '1001', status: 'approved', amount: '10.00', card: { masked: '444455******1111' } });
+		expect(o).toMatchObject({
+			orderid: s.orderid,
+			client_orderid: s.params.client_orderid,
+			merchant: MERCHANT.login,
+			endpoint: '1001',
+			status: 'approved',
+			amount: '10.00',
+			card: { masked: '444455******1111' },
+		});
 		expect(o.params.cvv2).toBe('***');
 		const reqs = (await c.admin('GET', 'requests')).data.requests;
 		const mine = reqs.find((r) => r.client_orderid === s.params.client_orderid);
-		expect(mine).toMatchObject({ method: 'POST', path: '/paynet/api/v2/sale/1001', op: 'sale', result: 'async-response' });
+		expect(mine).toMatchObject({
+			method: 'POST',
+			path: '/paynet/api/v2/sale/1001',
+			op: 'sale',
+			result: 'async-response',
+		});
 		expect(mine.params.credit_card_number).toBe('444455******1111');
 		const everything = JSON.stringify([list, o, reqs, (await c.admin('GET', 'callbacks')).data, await c.ledger()]);
 		expect(everything).not.toContain(CARD);
@@ -151,8 +165,16 @@ describe('admin API', () => {
 		const s = await c.sale({ amount: '3.21' });
 		const [e] = await c.ledger(s.orderid);
 		expect(e).toEqual({
-			seq: expect.any(Number), orderid: s.orderid, client_orderid: s.params.client_orderid, merchant: MERCHANT.login,
-			endpoint: '1001', kind: 'sale', amount: '3.21', amountMinor: 321, currency: 'USD', at: expect.any(String),
+			seq: expect.any(Number),
+			orderid: s.orderid,
+			client_orderid: s.params.client_orderid,
+			merchant: MERCHANT.login,
+			endpoint: '1001',
+			kind: 'sale',
+			amount: '3.21',
+			amountMinor: 321,
+			currency: 'USD',
+			at: expect.any(String),
 		});
 	});
 

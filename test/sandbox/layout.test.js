@@ -10,7 +10,11 @@ const { COMMANDS } = require('../../sandbox/commands');
 
 const SANDBOX = path.join(__dirname, '../../sandbox');
 const jsFiles = (dir) =>
-	fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? jsFiles(path.join(dir, e.name)) : e.name.endsWith('.js') ? [path.join(dir, e.name)] : []));
+	fs
+		.readdirSync(dir, { withFileTypes: true })
+		.flatMap((e) =>
+			e.isDirectory() ? jsFiles(path.join(dir, e.name)) : e.name.endsWith('.js') ? [path.join(dir, e.name)] : [],
+		);
 
 /** file → the sandbox files it requires (relative requires only). */
 function requireGraph() {
@@ -28,7 +32,10 @@ function requireGraph() {
 describe('sandbox layout', () => {
 	it('every engine module opens with a comment saying what it is for', () => {
 		for (const file of jsFiles(path.join(SANDBOX, 'engine'))) {
-			const lines = fs.readFileSync(file, 'utf8').split('\n').filter((line) => line !== '// @ts-check' && line !== "'use strict';");
+			const lines = fs
+				.readFileSync(file, 'utf8')
+				.split('\n')
+				.filter((line) => line !== '// @ts-check' && line !== "'use strict';");
 			expect([path.basename(file), lines[0].startsWith('// ')]).toEqual([path.basename(file), true]);
 		}
 	});
@@ -40,7 +47,8 @@ describe('sandbox layout', () => {
 		const visit = (file, stack) => {
 			state.set(file, 'open');
 			for (const next of graph.get(file) || []) {
-				if (state.get(next) === 'open') cycles.push([...stack.slice(stack.indexOf(next)), next].map((f) => path.relative(SANDBOX, f)).join(' → '));
+				if (state.get(next) === 'open')
+					cycles.push([...stack.slice(stack.indexOf(next)), next].map((f) => path.relative(SANDBOX, f)).join(' → '));
 				else if (!state.has(next)) visit(next, [...stack, next]);
 			}
 			state.set(file, 'done');

@@ -23,8 +23,14 @@ async function storedCard(over = {}) {
 
 describe('v2 transfer-by-ref (SHA-1 control)', () => {
 	const transfer = (source, destination, over = {}) => ({
-		login: MERCHANT.login, client_orderid: c.cid('tbr'), amount: '25.50', currency: 'USD', ipaddress: '203.0.113.7',
-		'source-card-ref-id': source, 'destination-card-ref-id': destination, ...over,
+		login: MERCHANT.login,
+		client_orderid: c.cid('tbr'),
+		amount: '25.50',
+		currency: 'USD',
+		ipaddress: '203.0.113.7',
+		'source-card-ref-id': source,
+		'destination-card-ref-id': destination,
+		...over,
 	});
 
 	it('signs login + client_orderid + source + destination + hundredths + currency; books one transfer per client_orderid', async () => {
@@ -36,19 +42,31 @@ describe('v2 transfer-by-ref (SHA-1 control)', () => {
 		expect(a.data).toMatchObject({ type: 'async-response', 'merchant-order-id': p.client_orderid });
 		expect(b.data['paynet-order-id']).toBe(a.data['paynet-order-id']);
 		expect(kinds(await c.ledger(a.data['paynet-order-id']))).toEqual(['transfer:25.50']);
-		expect(await c.order(a.data['paynet-order-id'])).toMatchObject({ kind: 'transfer', sourceCardRefId: source, card: { lastFour: '1111' } });
+		expect(await c.order(a.data['paynet-order-id'])).toMatchObject({
+			kind: 'transfer',
+			sourceCardRefId: source,
+			card: { lastFour: '1111' },
+		});
 		// the decimal amount itself, or the references swapped, do not sign it
 		const swapped = sha1(`${MERCHANT.login}${p.client_orderid}${destination}${source}2550USD${MERCHANT.controlKey}`);
-		expect((await c.post('v2/transfer-by-ref/1001', { ...p, client_orderid: c.cid(), control: swapped })).data['error-code']).toBe(2);
+		expect(
+			(await c.post('v2/transfer-by-ref/1001', { ...p, client_orderid: c.cid(), control: swapped })).data['error-code'],
+		).toBe(2);
 	});
 
 	it('refuses unknown references and a missing destination', async () => {
 		const source = await storedCard();
 		expect((await c.control('transfer-by-ref', 1001, transfer(source, '1'))).data['error-code']).toBe(3);
 		expect((await c.control('transfer-by-ref', 1001, transfer('1', source))).data['error-code']).toBe(3);
-		const none = await c.control('transfer-by-ref', 1001, transfer(source, undefined, { 'destination-card-ref-id': '' }));
+		const none = await c.control(
+			'transfer-by-ref',
+			1001,
+			transfer(source, undefined, { 'destination-card-ref-id': '' }),
+		);
 		expect(none.data).toMatchObject({ type: 'validation-error', 'error-code': 1 });
-		expect(await c.ledger()).toEqual(expect.not.arrayContaining([expect.objectContaining({ client_orderid: none.data['merchant-order-id'] })]));
+		expect(await c.ledger()).toEqual(
+			expect.not.arrayContaining([expect.objectContaining({ client_orderid: none.data['merchant-order-id'] })]),
+		);
 	});
 });
 
@@ -58,8 +76,16 @@ describe('payouts and transfers need a complete destination', () => {
 	it.each([
 		['v2/payout', {}, /a card \(credit_card_number, expire_month, expire_year\), or a bank account \(account_number\)/],
 		['v4/payout', { credit_card_number: CARD }, /No complete destination for the payout/],
-		['v4/payout-check', { credit_card_number: CARD, card_printed_name: 'A B', bank_name: 'Demo Bank' }, /No complete destination/],
-		['v4/transfer', { credit_card_number: CARD, expire_month: '12', expire_year: '2035', cvv2: '123' }, /destination-card-no/],
+		[
+			'v4/payout-check',
+			{ credit_card_number: CARD, card_printed_name: 'A B', bank_name: 'Demo Bank' },
+			/No complete destination/,
+		],
+		[
+			'v4/transfer',
+			{ credit_card_number: CARD, expire_month: '12', expire_year: '2035', cvv2: '123' },
+			/destination-card-no/,
+		],
 		['v4/transfer-by-ref', {}, /destination-card-ref-id/],
 	])('%s without one is a validation error and books nothing', async (path, extra, message) => {
 		const before = await c.snapshot();
@@ -86,23 +112,46 @@ describe('payouts and transfers need a complete destination', () => {
 
 describe('v4 sale with a hosted-fields ticket, and v4 status (RSA, JSON)', () => {
 	const mint = async (over = {}) => {
-		const r = await c.admin('POST', 'hosted-fields/tokens', { credit_card_number: CARD, expire_month: '12', expire_year: '2035', cvv2: '123', ...over });
+		const r = await c.admin('POST', 'hosted-fields/tokens', {
+			credit_card_number: CARD,
+			expire_month: '12',
+			expire_year: '2035',
+			cvv2: '123',
+			...over,
+		});
 		expect(r.status).toBe(200);
 		return r.data.token;
 	};
 	const sale = (token, over = {}) => ({
-		client_orderid: c.cid('v4s'), order_desc: 'Hosted fields order', amount: '12.34', currency: 'USD', hosted_fields_token: token,
-		card_printed_name: 'JANE ROE', email: 'jane@example.com', ipaddress: '203.0.113.7', redirect_url: 'https://shop.example.com/result',
-		customer_browser_info: 'true', customer_browser_time_zone: '-60', ...over,
+		client_orderid: c.cid('v4s'),
+		order_desc: 'Hosted fields order',
+		amount: '12.34',
+		currency: 'USD',
+		hosted_fields_token: token,
+		card_printed_name: 'JANE ROE',
+		email: 'jane@example.com',
+		ipaddress: '203.0.113.7',
+		redirect_url: 'https://shop.example.com/result',
+		customer_browser_info: 'true',
+		customer_browser_time_zone: '-60',
+		...over,
 	});
 
 	it('the sale answers JSON with a numeric paynet-order-id; v4 status reports the outcome; the ticket is single-use', async () => {
 		const p = sale(await mint());
 		const r = await c.oauth('v4/sale/1001', p);
 		expect(r.status).toBe(200);
-		expect(r.data).toEqual({ 'paynet-order-id': expect.any(Number), 'merchant-order-id': p.client_orderid, 'serial-number': expect.any(String) });
+		expect(r.data).toEqual({
+			'paynet-order-id': expect.any(Number),
+			'merchant-order-id': p.client_orderid,
+			'serial-number': expect.any(String),
+		});
 		const orderid = String(r.data['paynet-order-id']);
-		const status = await c.oauth('v4/status/1001', { login: MERCHANT.login, client_orderid: p.client_orderid, orderid });
+		const status = await c.oauth('v4/status/1001', {
+			login: MERCHANT.login,
+			client_orderid: p.client_orderid,
+			orderid,
+		});
 		expect(status.status).toBe(200);
 		expect(status.headers['content-type']).toMatch(/^application\/vnd\.pay\+json/);
 		// The vendor's emulator's shape: untyped, no serial-number, paynet-order-id a string here.
@@ -121,7 +170,12 @@ describe('v4 sale with a hosted-fields ticket, and v4 status (RSA, JSON)', () =>
 		});
 		// The v2 status of the same order keeps its typed reply.
 		const v2 = await c.status(orderid, p.client_orderid);
-		expect(v2.data).toMatchObject({ type: 'status-response', 'serial-number': expect.any(String), status: 'approved', 'paynet-order-id': orderid });
+		expect(v2.data).toMatchObject({
+			type: 'status-response',
+			'serial-number': expect.any(String),
+			status: 'approved',
+			'paynet-order-id': orderid,
+		});
 		expect(kinds(await c.ledger(orderid))).toEqual(['sale:12.34']);
 		const again = await c.oauth('v4/sale/1001', { ...p, client_orderid: c.cid() });
 		expect(again.status).toBe(400);
@@ -133,7 +187,13 @@ describe('v4 sale with a hosted-fields ticket, and v4 status (RSA, JSON)', () =>
 		const orderid = String(declined.data['paynet-order-id']);
 		const cid = (await c.order(orderid)).client_orderid;
 		const refused = (await c.oauth('v4/status/1001', { login: MERCHANT.login, client_orderid: cid, orderid })).data;
-		expect(refused).toMatchObject({ status: 'declined', 'paynet-order-id': orderid, 'merchant-order-id': cid, 'error-message': 'Insufficient funds', 'error-code': 116 });
+		expect(refused).toMatchObject({
+			status: 'declined',
+			'paynet-order-id': orderid,
+			'merchant-order-id': cid,
+			'error-message': 'Insufficient funds',
+			'error-code': 116,
+		});
 		expect(refused).not.toHaveProperty('type');
 		expect(refused).not.toHaveProperty('serial-number');
 		expect(refused).not.toHaveProperty('approval-code');
@@ -142,8 +202,15 @@ describe('v4 sale with a hosted-fields ticket, and v4 status (RSA, JSON)', () =>
 		const tdsCid = (await c.order(tdsId)).client_orderid;
 		const pending = await c.oauth('v4/status/1001', { login: MERCHANT.login, client_orderid: tdsCid, orderid: tdsId });
 		expect(pending.data).toEqual({
-			'paynet-order-id': tdsId, 'merchant-order-id': tdsCid, status: 'processing', amount: '12.34', currency: 'USD',
-			'card-type': 'VISA', 'last-four-digits': '1111', 'cardholder-name': 'JANE ROE', 'redirect-to': `${sb.url}/sandbox/acs/${tdsId}`,
+			'paynet-order-id': tdsId,
+			'merchant-order-id': tdsCid,
+			status: 'processing',
+			amount: '12.34',
+			currency: 'USD',
+			'card-type': 'VISA',
+			'last-four-digits': '1111',
+			'cardholder-name': 'JANE ROE',
+			'redirect-to': `${sb.url}/sandbox/acs/${tdsId}`,
 		});
 	});
 
@@ -153,11 +220,17 @@ describe('v4 sale with a hosted-fields ticket, and v4 status (RSA, JSON)', () =>
 		const withCard = await c.oauth('v4/sale/1001', sale(await mint(), { credit_card_number: CARD }));
 		expect(withCard.status).toBe(400);
 		expect(withCard.data['error-message']).toMatch(/credit_card_number.*must not be sent/);
-		expect((await c.oauth('v4/sale/1001', sale('hft_unknown'))).data['error-message']).toMatch(/Unknown or already spent/);
+		expect((await c.oauth('v4/sale/1001', sale('hft_unknown'))).data['error-message']).toMatch(
+			/Unknown or already spent/,
+		);
 		const unknown = await c.oauth('v4/status/1001', { login: MERCHANT.login, client_orderid: 'nope', orderid: '1' });
 		expect(unknown.status).toBe(400);
 		expect(unknown.data).toMatchObject({ 'error-message': 'Unknown order 1.', 'error-code': 3 });
-		const otherCid = await c.oauth('v4/status/1001', { login: MERCHANT.login, client_orderid: 'not-the-one', orderid: String(sale0.data['paynet-order-id']) });
+		const otherCid = await c.oauth('v4/status/1001', {
+			login: MERCHANT.login,
+			client_orderid: 'not-the-one',
+			orderid: String(sale0.data['paynet-order-id']),
+		});
 		expect(otherCid.status).toBe(400);
 		expect(otherCid.data['error-message']).toBe(`Unknown order ${sale0.data['paynet-order-id']}.`);
 		const foreign = await c.oauth('v4/status/1001', { login: 'other-merchant', client_orderid: 'nope', orderid: '1' });

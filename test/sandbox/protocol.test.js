@@ -24,13 +24,41 @@ async function changesNothing(fn) {
 describe('routing', () => {
 	it('serves every command path of the catalogue (a signed request reaches the handler)', async () => {
 		const paths = [
-			'v2/sale', 'v2/preauth', 'v2/sale-form', 'v2/preauth-form', 'v2/payment-form', 'v2/payout-form',
-			'v2/account-verification', 'v2/account-verification-form', 'v2/sync/account-verification', 'v2/status', 'v2/void',
-			'v2/create-card-ref', 'v2/capture', 'v2/return', 'v2/get-card-info', 'v2/make-rebill', 'v2/make-rebill-sale',
-			'v2/make-rebill-preauth', '3ds/v1/upload-pares-result', '3ds/v1/upload-cres-result', '3ds/v1/upload-method-url-result',
-			'v2/payout', 'v2/pan-eligibility/send', 'v4/create-card-ref', 'v4/create-recurring-payment', 'v4/update-recurring-payment',
-			'v4/payout-check', 'v4/payout-pay', 'v4/payout', 'v4/transfer', 'v4/transfer-by-ref',
-			'v2/transfer-by-ref', 'v2/transfer-form', 'v4/sale', 'v4/status',
+			'v2/sale',
+			'v2/preauth',
+			'v2/sale-form',
+			'v2/preauth-form',
+			'v2/payment-form',
+			'v2/payout-form',
+			'v2/account-verification',
+			'v2/account-verification-form',
+			'v2/sync/account-verification',
+			'v2/status',
+			'v2/void',
+			'v2/create-card-ref',
+			'v2/capture',
+			'v2/return',
+			'v2/get-card-info',
+			'v2/make-rebill',
+			'v2/make-rebill-sale',
+			'v2/make-rebill-preauth',
+			'3ds/v1/upload-pares-result',
+			'3ds/v1/upload-cres-result',
+			'3ds/v1/upload-method-url-result',
+			'v2/payout',
+			'v2/pan-eligibility/send',
+			'v4/create-card-ref',
+			'v4/create-recurring-payment',
+			'v4/update-recurring-payment',
+			'v4/payout-check',
+			'v4/payout-pay',
+			'v4/payout',
+			'v4/transfer',
+			'v4/transfer-by-ref',
+			'v2/transfer-by-ref',
+			'v2/transfer-form',
+			'v4/sale',
+			'v4/status',
 		];
 		for (const p of paths) {
 			// An unsigned, empty request: 403 for OAuth commands, a validation error for control commands.
@@ -52,7 +80,7 @@ describe('routing', () => {
 		expect(r.data.type).toBe('async-response');
 	});
 
-	it('unknown endpoint, unknown group, another merchant\'s endpoint → validation-error code 2', async () => {
+	it("unknown endpoint, unknown group, another merchant's endpoint → validation-error code 2", async () => {
 		await changesNothing(async () => {
 			let r = await c.control('sale', 9999, c.saleParams());
 			expect(r.status).toBe(400);
@@ -81,7 +109,9 @@ describe('reply formats', () => {
 		const legacy = await c.post('v2/sale/1001', p, { json: false });
 		expect(legacy.status).toBe(200);
 		expect(legacy.headers['content-type']).toBe('text/html;charset=utf-8');
-		expect(legacy.text).toMatch(/^type=async-response\n&serial-number=00000000-0000-0000-0000-[0-9a-f]{12}\n&merchant-order-id=[^\n]+\n&paynet-order-id=\d+\n&end-point-id=1001\n$/);
+		expect(legacy.text).toMatch(
+			/^type=async-response\n&serial-number=00000000-0000-0000-0000-[0-9a-f]{12}\n&merchant-order-id=[^\n]+\n&paynet-order-id=\d+\n&end-point-id=1001\n$/,
+		);
 		const again = await c.post('v2/sale/1001', p);
 		expect(again.headers['content-type']).toMatch(/^application\/vnd\.pay\+json/);
 		expect(again.data['paynet-order-id']).toBe(legacy.data['paynet-order-id']);
@@ -111,7 +141,9 @@ describe('reply formats', () => {
 		const a = await c.sale();
 		const b = await c.sale();
 		expect(Number(b.orderid)).toBeGreaterThan(Number(a.orderid));
-		expect(parseInt(b.data['serial-number'].slice(-12), 16)).toBeGreaterThan(parseInt(a.data['serial-number'].slice(-12), 16));
+		expect(parseInt(b.data['serial-number'].slice(-12), 16)).toBeGreaterThan(
+			parseInt(a.data['serial-number'].slice(-12), 16),
+		);
 	});
 
 	it('values are trimmed and the body must be form-urlencoded', async () => {
@@ -121,7 +153,10 @@ describe('reply formats', () => {
 		const r = await c.post('v2/sale/1001', padded);
 		expect(r.data.type).toBe('async-response');
 		expect(r.data['merchant-order-id']).toBe(p.client_orderid);
-		const j = await c.post('v2/sale/1001', null, { rawBody: JSON.stringify(signed), headers: { 'content-type': 'application/json' } });
+		const j = await c.post('v2/sale/1001', null, {
+			rawBody: JSON.stringify(signed),
+			headers: { 'content-type': 'application/json' },
+		});
 		expect(j.data).toMatchObject({ type: 'validation-error', 'error-code': 1 });
 	});
 });
@@ -139,7 +174,10 @@ describe('control (SHA-1) signatures', () => {
 			expect((await c.post('v2/sale/1001', other)).data['error-code']).toBe(2);
 			const missing = { ...signed };
 			delete missing.control;
-			expect((await c.post('v2/sale/1001', missing)).data).toMatchObject({ 'error-code': 1, 'error-message': "Field 'control' is required" });
+			expect((await c.post('v2/sale/1001', missing)).data).toMatchObject({
+				'error-code': 1,
+				'error-message': "Field 'control' is required",
+			});
 			// the amount in the control is in minor units: signing "10.00" itself must fail
 			const decimal = sha1(`1001${p.client_orderid}10.00${p.email}${MERCHANT.controlKey}`);
 			expect((await c.post('v2/sale/1001', { ...p, control: decimal })).data['error-code']).toBe(2);
@@ -180,10 +218,24 @@ describe('control (SHA-1) signatures', () => {
 });
 
 describe('OAuth signatures', () => {
-	const check = () => ({ client_orderid: c.cid('chk'), amount: '12.34', currency: 'USD', credit_card_number: CARD, expire_month: '12', expire_year: '2035', card_printed_name: 'A B' });
+	const check = () => ({
+		client_orderid: c.cid('chk'),
+		amount: '12.34',
+		currency: 'USD',
+		credit_card_number: CARD,
+		expire_month: '12',
+		expire_year: '2035',
+		card_printed_name: 'A B',
+	});
 
 	it('RSA-SHA256 with 2048 and 4096-bit keys; header with and without spaces, reversed, realm', async () => {
-		const variants = [{}, { spaces: false }, { reverse: true }, { realm: true, spaces: false }, { key: MERCHANT.rsaKey4096 }];
+		const variants = [
+			{},
+			{ spaces: false },
+			{ reverse: true },
+			{ realm: true, spaces: false },
+			{ key: MERCHANT.rsaKey4096 },
+		];
 		for (const v of variants) {
 			const r = await c.oauth('v4/payout-check/1001', check(), v);
 			expect(r.status).toBe(200);
@@ -192,7 +244,12 @@ describe('OAuth signatures', () => {
 	});
 
 	it('HMAC-SHA1 v2 payout, with the oauth params repeated in the body', async () => {
-		const p = { client_orderid: c.cid('po'), amount: '3.00', currency: 'USD', account_number: 'GB33BUKB20201555555555' };
+		const p = {
+			client_orderid: c.cid('po'),
+			amount: '3.00',
+			currency: 'USD',
+			account_number: 'GB33BUKB20201555555555',
+		};
 		const r = await c.oauth('v2/payout/1001', p, { bodyExtra: (h) => h.oauth });
 		expect(r.status).toBe(200);
 		expect(r.data.type).toBe('async-response');
@@ -222,10 +279,22 @@ describe('OAuth signatures', () => {
 			const none = await c.post('v4/payout-check/1001', check());
 			expect(none.status).toBe(403);
 			// HMAC signed with another merchant's control key
-			const h = await c.oauth('v2/payout/1001', { client_orderid: c.cid(), amount: '1.00', currency: 'USD' }, { merchant: { ...MERCHANT, controlKey: OTHER.controlKey } });
+			const h = await c.oauth(
+				'v2/payout/1001',
+				{ client_orderid: c.cid(), amount: '1.00', currency: 'USD' },
+				{ merchant: { ...MERCHANT, controlKey: OTHER.controlKey } },
+			);
 			expect(h.status).toBe(403);
 			// RSA where HMAC is required
-			expect((await c.oauth('v2/payout/1001', { client_orderid: c.cid(), amount: '1.00', currency: 'USD' }, { method: 'RSA-SHA256' })).status).toBe(403);
+			expect(
+				(
+					await c.oauth(
+						'v2/payout/1001',
+						{ client_orderid: c.cid(), amount: '1.00', currency: 'USD' },
+						{ method: 'RSA-SHA256' },
+					)
+				).status,
+			).toBe(403);
 		});
 	});
 
@@ -237,7 +306,12 @@ describe('OAuth signatures', () => {
 		const h = oauthHeader({ method: 'RSA-SHA256', url, params: p });
 		const r = await request(`${sb.url}/paynet/api/v4/payout-check/1001`, {
 			method: 'POST',
-			headers: { host: `localhost:${port}`, authorization: h.header, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/vnd.pay+json' },
+			headers: {
+				host: `localhost:${port}`,
+				authorization: h.header,
+				'content-type': 'application/x-www-form-urlencoded',
+				accept: 'application/vnd.pay+json',
+			},
 			body: new URLSearchParams(p).toString(),
 		});
 		expect(r.statusCode).toBe(200);
@@ -245,7 +319,14 @@ describe('OAuth signatures', () => {
 	});
 
 	it('payment-form and payout-form accept control, HMAC or RSA', async () => {
-		const form = (o = {}) => ({ client_orderid: c.cid('f'), amount: '2.00', currency: 'USD', email: 'a@b.c', redirect_url: 'http://127.0.0.1:1/return', ...o });
+		const form = (o = {}) => ({
+			client_orderid: c.cid('f'),
+			amount: '2.00',
+			currency: 'USD',
+			email: 'a@b.c',
+			redirect_url: 'http://127.0.0.1:1/return',
+			...o,
+		});
 		for (const cmd of ['payment-form', 'payout-form']) {
 			expect((await c.control(cmd, 1001, form())).data.type).toBe('async-form-response');
 			expect((await c.oauth(`v2/${cmd}/1001`, form(), { method: 'HMAC-SHA1' })).data.type).toBe('async-form-response');
@@ -258,7 +339,13 @@ describe('OAuth signatures', () => {
 
 describe('configurable strictness', () => {
 	it('oauthFailureStatus 401, strictAccept, replay protection', async () => {
-		const strict = await startSandbox({ port: 0, quiet: true, oauthFailureStatus: 401, strictAccept: true, oauthReplay: { enabled: true, windowSec: 60 } });
+		const strict = await startSandbox({
+			port: 0,
+			quiet: true,
+			oauthFailureStatus: 401,
+			strictAccept: true,
+			oauthReplay: { enabled: true, windowSec: 60 },
+		});
 		try {
 			const sc = new Client(strict);
 			const p = { client_orderid: sc.cid(), amount: '1.00', currency: 'USD', account_number: 'GB33BUKB20201555555555' };
@@ -273,7 +360,9 @@ describe('configurable strictness', () => {
 			expect((await sc.oauth('v4/payout-check/1001', p, { nonce })).status).toBe(200);
 			expect((await sc.oauth('v4/payout-check/1001', p, { nonce })).status).toBe(401);
 			const old = Math.floor(Date.now() / 1000) - 3600;
-			expect((await sc.oauth('v4/payout-check/1001', { ...p, client_orderid: sc.cid() }, { timestamp: old })).status).toBe(401);
+			expect(
+				(await sc.oauth('v4/payout-check/1001', { ...p, client_orderid: sc.cid() }, { timestamp: old })).status,
+			).toBe(401);
 		} finally {
 			await strict.close();
 		}
@@ -283,11 +372,23 @@ describe('configurable strictness', () => {
 describe('required fields and card validation (code 1, nothing created)', () => {
 	it('names the missing field', async () => {
 		await changesNothing(async () => {
-			for (const f of ['client_orderid', 'amount', 'currency', 'credit_card_number', 'expire_month', 'expire_year', 'cvv2']) {
+			for (const f of [
+				'client_orderid',
+				'amount',
+				'currency',
+				'credit_card_number',
+				'expire_month',
+				'expire_year',
+				'cvv2',
+			]) {
 				const p = c.saleParams();
 				delete p[f];
 				const r = await c.post('v2/sale/1001', { ...p, control: '0'.repeat(40) });
-				expect(r.data).toMatchObject({ type: 'validation-error', 'error-code': 1, 'error-message': `Field '${f}' is required` });
+				expect(r.data).toMatchObject({
+					type: 'validation-error',
+					'error-code': 1,
+					'error-message': `Field '${f}' is required`,
+				});
 			}
 			const bad = [
 				[{ credit_card_number: '4444555566661112' }, /Invalid card number/],
@@ -305,7 +406,11 @@ describe('required fields and card validation (code 1, nothing created)', () => 
 			expect(pay.data['error-message']).toBe("Field 'client_orderid' is required");
 			const ret = await c.followUp('return', '1', 'x', { amount: '1.00' });
 			expect(ret.data['error-message']).toMatch(/currency/);
-			const upl = await c.control('upload-cres-result', 1001, { login: MERCHANT.login, 'client-order-id': 'x', orderid: '1' });
+			const upl = await c.control('upload-cres-result', 1001, {
+				login: MERCHANT.login,
+				'client-order-id': 'x',
+				orderid: '1',
+			});
 			expect(upl.data['error-message']).toBe("Field 'cRes' is required");
 		});
 	});
@@ -315,7 +420,11 @@ describe('chat sink', () => {
 	it('stores posted messages until a reset', async () => {
 		const sandbox = await startSandbox({ port: 0, quiet: true });
 		try {
-			const post = await fetch(`${sandbox.url}/sandbox/sink`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: 'payout declined' }) });
+			const post = await fetch(`${sandbox.url}/sandbox/sink`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ text: 'payout declined' }),
+			});
 			expect(post.status).toBe(200);
 			const { messages } = await (await fetch(`${sandbox.url}/sandbox/sink`)).json();
 			expect(messages).toEqual([{ at: expect.any(String), message: { text: 'payout declined' } }]);

@@ -18,7 +18,13 @@ function reading(captureControl) {
 		return { orderid: s.orderid, cid: s.params.client_orderid };
 	};
 	env.capture = (o, control, extra = {}) =>
-		env.c.post('v2/capture/1001', { login: MERCHANT.login, client_orderid: o.cid, orderid: o.orderid, ...extra, control });
+		env.c.post('v2/capture/1001', {
+			login: MERCHANT.login,
+			client_orderid: o.cid,
+			orderid: o.orderid,
+			...extra,
+			control,
+		});
 	return env;
 }
 
@@ -48,8 +54,12 @@ describe('capture, "if sent" reading (captureControl: if-sent)', () => {
 
 	it('a request with amount and currency signs them; one without signs neither', async () => {
 		const partial = await env.preauth();
-		expect((await env.capture(partial, signed(partial), { amount: '4.00', currency: 'USD' })).data['error-code']).toBe(2);
-		expect((await env.capture(partial, signed(partial, '400USD'), { amount: '4.00', currency: 'USD' })).data.type).toBe('async-response');
+		expect((await env.capture(partial, signed(partial), { amount: '4.00', currency: 'USD' })).data['error-code']).toBe(
+			2,
+		);
+		expect((await env.capture(partial, signed(partial, '400USD'), { amount: '4.00', currency: 'USD' })).data.type).toBe(
+			'async-response',
+		);
 		const full = await env.preauth();
 		expect((await env.capture(full, signed(full, '1000USD'))).data['error-code']).toBe(2);
 		expect((await env.capture(full, signed(full))).data.type).toBe('async-response');
@@ -67,10 +77,21 @@ describe('return (both readings): amount and currency signed only when sent; bot
 	it('a full return signs neither; a partial one signs both', async () => {
 		const s = await env.c.sale();
 		const o = { orderid: s.orderid, cid: s.params.client_orderid };
-		const ret = (control, extra = {}) => env.c.post('v2/return/1001', { login: MERCHANT.login, client_orderid: o.cid, orderid: o.orderid, ...extra, control });
+		const ret = (control, extra = {}) =>
+			env.c.post('v2/return/1001', {
+				login: MERCHANT.login,
+				client_orderid: o.cid,
+				orderid: o.orderid,
+				...extra,
+				control,
+			});
 		expect((await ret(signed(o, '250USD'), { amount: '2.50', currency: 'USD' })).data.type).toBe('async-response');
 		expect((await ret(signed(o, '1000USD'))).data['error-code']).toBe(2);
 		expect((await ret(signed(o))).data.type).toBe('async-response');
-		expect((await env.c.ledger(o.orderid)).map((e) => [e.kind, e.amount])).toEqual([['sale', '10.00'], ['return', '2.50'], ['return', '7.50']]);
+		expect((await env.c.ledger(o.orderid)).map((e) => [e.kind, e.amount])).toEqual([
+			['sale', '10.00'],
+			['return', '2.50'],
+			['return', '7.50'],
+		]);
 	});
 });

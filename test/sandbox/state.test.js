@@ -28,11 +28,22 @@ describe('initial payments and the CVV table', () => {
 		const st = await c.status(s.orderid, s.params.client_orderid);
 		expect(st.status).toBe(200);
 		expect(st.data).toMatchObject({
-			type: 'status-response', status: 'approved', amount: '19.99', currency: 'USD', 'paynet-order-id': s.orderid,
-			'merchant-order-id': s.params.client_orderid, 'transaction-type': 'sale', 'order-stage': 'sale_approved',
-			'last-four-digits': '1111', bin: '444455', 'card-type': 'VISA', 'cardholder-name': 'TEST PAYER',
-			'approval-code': expect.stringMatching(/^\d{6}$/), 'processor-tx-id': `PNTEST-${s.orderid}`,
-			'gate-partial-capture': 'enabled', 'gate-partial-reversal': 'enabled',
+			type: 'status-response',
+			status: 'approved',
+			amount: '19.99',
+			currency: 'USD',
+			'paynet-order-id': s.orderid,
+			'merchant-order-id': s.params.client_orderid,
+			'transaction-type': 'sale',
+			'order-stage': 'sale_approved',
+			'last-four-digits': '1111',
+			bin: '444455',
+			'card-type': 'VISA',
+			'cardholder-name': 'TEST PAYER',
+			'approval-code': expect.stringMatching(/^\d{6}$/),
+			'processor-tx-id': `PNTEST-${s.orderid}`,
+			'gate-partial-capture': 'enabled',
+			'gate-partial-reversal': 'enabled',
 		});
 		expect(st.text).not.toContain(CARD);
 		expect(st.text).not.toContain('"123"');
@@ -68,7 +79,13 @@ describe('initial payments and the CVV table', () => {
 		expect(st.data).toMatchObject({ status: 'approved', 'paynet-order-id': s.orderid });
 		const unknown = await c.status('999999999', 'no-such-order');
 		expect(unknown.status).toBe(200);
-		expect(unknown.data).toMatchObject({ type: 'status-response', status: 'error', 'error-message': 'Order not found', 'error-code': 3, 'merchant-order-id': 'no-such-order' });
+		expect(unknown.data).toMatchObject({
+			type: 'status-response',
+			status: 'error',
+			'error-message': 'Order not found',
+			'error-code': 3,
+			'merchant-order-id': 'no-such-order',
+		});
 		const legacy = await c.status(null, 'no-such-order-2', { json: false });
 		expect(legacy.status).toBe(200);
 		expect(legacy.data).toMatchObject({ type: 'status-response', status: 'error', 'error-code': '3' });
@@ -135,7 +152,12 @@ describe('follow-ups', () => {
 		r = await c.followUp('capture', s.orderid, cid, { amount: '20.00', currency: 'USD' });
 		expect(r.data.type).toBe('async-response');
 		const st = await c.status(s.orderid, cid);
-		expect(st.data).toMatchObject({ status: 'approved', 'transaction-type': 'capture', 'order-stage': 'capture_approved', amount: '100.00' });
+		expect(st.data).toMatchObject({
+			status: 'approved',
+			'transaction-type': 'capture',
+			'order-stage': 'capture_approved',
+			amount: '100.00',
+		});
 		r = await c.followUp('return', s.orderid, cid, { amount: '50.01', currency: 'USD' });
 		expect(r.data['error-code']).toBe(4);
 		r = await c.followUp('return', s.orderid, cid, { amount: '10.00', currency: 'USD' });
@@ -144,7 +166,12 @@ describe('follow-ups', () => {
 		expect(r.data.type).toBe('async-response');
 		r = await c.followUp('return', s.orderid, cid, { amount: '0.01', currency: 'USD' });
 		expect(r.data['error-code']).toBe(4);
-		expect(kinds(await c.ledger(s.orderid))).toEqual(['capture:30.00', 'capture:20.00', 'return:10.00', 'return:40.00']);
+		expect(kinds(await c.ledger(s.orderid))).toEqual([
+			'capture:30.00',
+			'capture:20.00',
+			'return:10.00',
+			'return:40.00',
+		]);
 		const view = await c.order(s.orderid);
 		expect(view).toMatchObject({ held: '50.00', charged: '50.00', refunded: '50.00' });
 		expect(view.transactions.map((t) => t.type)).toEqual(['preauth', 'capture', 'capture', 'reversal', 'reversal']);
@@ -171,7 +198,9 @@ describe('follow-ups', () => {
 		const s = await c.sale({ amount: '10.00' });
 		const cid = s.params.client_orderid;
 		expect((await c.followUp('capture', s.orderid, cid)).data).toMatchObject({ 'error-code': 4 });
-		expect((await c.followUp('return', s.orderid, cid, { amount: '4.00', currency: 'USD' })).data.type).toBe('async-response');
+		expect((await c.followUp('return', s.orderid, cid, { amount: '4.00', currency: 'USD' })).data.type).toBe(
+			'async-response',
+		);
 		const over = await c.followUp('return', s.orderid, cid, { amount: '6.01', currency: 'USD' });
 		expect(over.data['error-code']).toBe(4);
 		expect(over.data['error-message']).toMatch(/exceeds the refundable 6.00/);
@@ -207,12 +236,17 @@ describe('follow-ups', () => {
 		expect((await c.followUp('capture', p.orderid, p.params.client_orderid)).data['error-code']).toBe(4);
 	});
 
-	it('follow-ups on unknown orders, other merchants\' orders or with a wrong client_orderid → code 3', async () => {
+	it("follow-ups on unknown orders, other merchants' orders or with a wrong client_orderid → code 3", async () => {
 		const s = await c.sale();
 		expect((await c.followUp('capture', '1', 'nope')).data['error-code']).toBe(3);
 		expect((await c.followUp('return', s.orderid, 'wrong-cid')).data['error-code']).toBe(3);
 		const other = require('../support/sandbox-client').OTHER;
-		const r = await c.control('status', 3001, { login: other.login, client_orderid: s.params.client_orderid, orderid: s.orderid }, { merchant: other });
+		const r = await c.control(
+			'status',
+			3001,
+			{ login: other.login, client_orderid: s.params.client_orderid, orderid: s.orderid },
+			{ merchant: other },
+		);
 		expect(r.data).toMatchObject({ status: 'error', 'error-message': 'Order not found' });
 	});
 });
@@ -222,29 +256,60 @@ describe('card references and rebills', () => {
 		const s = await c.sale({ card_printed_name: 'JANE DOE', expire_month: '07', expire_year: '2031' });
 		const cid = s.params.client_orderid;
 		const ref = await c.followUp('create-card-ref', s.orderid, cid);
-		expect(ref.data).toMatchObject({ type: 'create-card-ref-response', status: 'approved', 'card-ref-id': expect.stringMatching(/^\d+$/) });
+		expect(ref.data).toMatchObject({
+			type: 'create-card-ref-response',
+			status: 'approved',
+			'card-ref-id': expect.stringMatching(/^\d+$/),
+		});
 		const again = await c.followUp('create-card-ref', s.orderid, cid);
 		expect(again.data['card-ref-id']).toBe(ref.data['card-ref-id']);
 		const refId = ref.data['card-ref-id'];
 		const info = await c.control('get-card-info', 1001, { login: MERCHANT.login, cardrefid: refId });
 		expect(info.data).toEqual({
-			type: 'get-card-info-response', 'serial-number': expect.any(String), 'card-ref-id': refId, 'card-printed-name': 'JANE DOE',
-			bin: '444455', 'last-four-digits': '1111', 'expire-month': '07', 'expire-year': '2031', 'card-type': 'VISA',
+			type: 'get-card-info-response',
+			'serial-number': expect.any(String),
+			'card-ref-id': refId,
+			'card-printed-name': 'JANE DOE',
+			bin: '444455',
+			'last-four-digits': '1111',
+			'expire-month': '07',
+			'expire-year': '2031',
+			'card-type': 'VISA',
 		});
-		expect((await c.control('get-card-info', 1001, { login: MERCHANT.login, cardrefid: '42' })).data['error-code']).toBe(3);
+		expect(
+			(await c.control('get-card-info', 1001, { login: MERCHANT.login, cardrefid: '42' })).data['error-code'],
+		).toBe(3);
 		expect((await c.status(s.orderid, cid)).data['card-ref-id']).toBe(refId);
 
 		for (const cmd of ['make-rebill', 'make-rebill-sale']) {
-			const p = { login: MERCHANT.login, client_orderid: c.cid('rb'), cardrefid: refId, amount: '5.25', currency: 'USD' };
+			const p = {
+				login: MERCHANT.login,
+				client_orderid: c.cid('rb'),
+				cardrefid: refId,
+				amount: '5.25',
+				currency: 'USD',
+			};
 			const rb = await c.control(cmd, 1001, p);
 			expect(rb.data.type).toBe('async-response');
-			expect((await c.status(rb.data['paynet-order-id'], p.client_orderid)).data).toMatchObject({ status: 'approved', 'last-four-digits': '1111', 'transaction-type': 'sale' });
+			expect((await c.status(rb.data['paynet-order-id'], p.client_orderid)).data).toMatchObject({
+				status: 'approved',
+				'last-four-digits': '1111',
+				'transaction-type': 'sale',
+			});
 			expect(kinds(await c.ledger(rb.data['paynet-order-id']))).toEqual(['rebill:5.25']);
 		}
-		const pp = { login: MERCHANT.login, client_orderid: c.cid('rbp'), cardrefid: refId, amount: '3.00', currency: 'USD' };
+		const pp = {
+			login: MERCHANT.login,
+			client_orderid: c.cid('rbp'),
+			cardrefid: refId,
+			amount: '3.00',
+			currency: 'USD',
+		};
 		const rbp = await c.control('make-rebill-preauth', 1001, pp);
 		expect(await c.ledger(rbp.data['paynet-order-id'])).toEqual([]);
-		expect((await c.followUp('capture', rbp.data['paynet-order-id'], pp.client_orderid)).data.type).toBe('async-response');
+		expect((await c.followUp('capture', rbp.data['paynet-order-id'], pp.client_orderid)).data.type).toBe(
+			'async-response',
+		);
 		const missing = await c.control('make-rebill', 1001, { ...pp, client_orderid: c.cid(), cardrefid: '123' });
 		expect(missing.data['error-code']).toBe(3);
 	});
@@ -254,14 +319,31 @@ describe('card references and rebills', () => {
 		expect((await c.followUp('create-card-ref', d.orderid, d.params.client_orderid)).data['error-code']).toBe(4);
 		const s = await c.sale();
 		const r = await c.oauth('v4/create-card-ref/1001', { client_orderid: s.params.client_orderid, orderid: s.orderid });
-		expect(r.data).toMatchObject({ type: 'create-card-ref-response', status: 'approved', 'card-ref-id': expect.any(String), 'recurring-payment-id': expect.any(String) });
+		expect(r.data).toMatchObject({
+			type: 'create-card-ref-response',
+			status: 'approved',
+			'card-ref-id': expect.any(String),
+			'recurring-payment-id': expect.any(String),
+		});
 	});
 
 	it('account verification (async, sync) moves no money; sync returns a card ref', async () => {
-		const p = { client_orderid: c.cid('av'), credit_card_number: CARD2, expire_month: '12', expire_year: '2035', cvv2: '123', email: 'a@b.c' };
+		const p = {
+			client_orderid: c.cid('av'),
+			credit_card_number: CARD2,
+			expire_month: '12',
+			expire_year: '2035',
+			cvv2: '123',
+			email: 'a@b.c',
+		};
 		const av = await c.control('account-verification', 1001, p);
 		expect(av.data.type).toBe('async-response');
-		expect((await c.status(av.data['paynet-order-id'], p.client_orderid)).data).toMatchObject({ status: 'approved', 'transaction-type': 'account-verification', amount: '0.00', 'card-type': 'MASTERCARD' });
+		expect((await c.status(av.data['paynet-order-id'], p.client_orderid)).data).toMatchObject({
+			status: 'approved',
+			'transaction-type': 'account-verification',
+			amount: '0.00',
+			'card-type': 'MASTERCARD',
+		});
 		const sp = { ...p, client_orderid: c.cid('sav') };
 		const sync = await c.control('sync/account-verification', 1001, sp);
 		expect(sync.data).toMatchObject({ type: 'status-response', status: 'approved', 'card-ref-id': expect.any(String) });
@@ -273,9 +355,19 @@ describe('card references and rebills', () => {
 describe('payouts, transfers, eligibility, recurring', () => {
 	it('v4 payout-check moves nothing; payout-pay moves money exactly once', async () => {
 		const cid = c.cid('p2');
-		const chk = await c.oauth('v4/payout-check/1001', { client_orderid: cid, amount: '25.00', currency: 'USD', credit_card_number: CARD, expire_month: '12', expire_year: '2035' });
+		const chk = await c.oauth('v4/payout-check/1001', {
+			client_orderid: cid,
+			amount: '25.00',
+			currency: 'USD',
+			credit_card_number: CARD,
+			expire_month: '12',
+			expire_year: '2035',
+		});
 		const orderid = chk.data['paynet-order-id'];
-		expect((await c.status(orderid, cid)).data).toMatchObject({ status: 'approved', 'order-stage': 'payout_check_approved' });
+		expect((await c.status(orderid, cid)).data).toMatchObject({
+			status: 'approved',
+			'order-stage': 'payout_check_approved',
+		});
 		expect(await c.ledger(orderid)).toEqual([]);
 		const pay1 = await c.oauth('v4/payout-pay/1001', { client_orderid: cid });
 		const pay2 = await c.oauth('v4/payout-pay/1001', { client_orderid: cid, orderid });
@@ -286,15 +378,31 @@ describe('payouts, transfers, eligibility, recurring', () => {
 		const unknown = await c.oauth('v4/payout-pay/1001', { client_orderid: c.cid('nochk') });
 		expect(unknown.data['error-code']).toBe(3);
 		const notCheck = await c.sale();
-		const wrong = await c.oauth('v4/payout-pay/1001', { client_orderid: notCheck.params.client_orderid, orderid: notCheck.orderid });
+		const wrong = await c.oauth('v4/payout-pay/1001', {
+			client_orderid: notCheck.params.client_orderid,
+			orderid: notCheck.orderid,
+		});
 		expect(wrong.data['error-code']).toBe(3);
-		const badCard = await c.oauth('v4/payout-check/1001', { client_orderid: c.cid(), amount: '1.00', currency: 'USD', credit_card_number: '1234567890123' });
+		const badCard = await c.oauth('v4/payout-check/1001', {
+			client_orderid: c.cid(),
+			amount: '1.00',
+			currency: 'USD',
+			credit_card_number: '1234567890123',
+		});
 		expect(badCard.data['error-code']).toBe(1);
 	});
 
 	it('pay of a declined check → code 4', async () => {
 		const cid = c.cid('p3');
-		await c.oauth('v4/payout-check/1001', { client_orderid: cid, amount: '1.00', currency: 'USD', credit_card_number: CARD, expire_month: '12', expire_year: '2035', cvv2: '116' });
+		await c.oauth('v4/payout-check/1001', {
+			client_orderid: cid,
+			amount: '1.00',
+			currency: 'USD',
+			credit_card_number: CARD,
+			expire_month: '12',
+			expire_year: '2035',
+			cvv2: '116',
+		});
 		expect((await c.oauth('v4/payout-pay/1001', { client_orderid: cid })).data['error-code']).toBe(4);
 	});
 
@@ -303,9 +411,29 @@ describe('payouts, transfers, eligibility, recurring', () => {
 		const refId = (await c.followUp('create-card-ref', s.orderid, s.params.client_orderid)).data['card-ref-id'];
 		const calls = [
 			['v2/payout/1001', { amount: '1.10', currency: 'USD', account_number: 'GB33BUKB20201555555555' }, 'payout:1.10'],
-			['v4/payout/1001', { amount: '1.20', currency: 'USD', credit_card_number: CARD, expire_month: '12', expire_year: '2035' }, 'payout:1.20'],
-			['v4/transfer/1001', { amount: '1.30', currency: 'USD', credit_card_number: CARD, cvv2: '123', expire_month: '12', expire_year: '2035', 'destination-card-no': CARD2 }, 'transfer:1.30'],
-			['v4/transfer-by-ref/1001', { amount: '1.40', currency: 'USD', 'destination-card-ref-id': refId }, 'transfer:1.40'],
+			[
+				'v4/payout/1001',
+				{ amount: '1.20', currency: 'USD', credit_card_number: CARD, expire_month: '12', expire_year: '2035' },
+				'payout:1.20',
+			],
+			[
+				'v4/transfer/1001',
+				{
+					amount: '1.30',
+					currency: 'USD',
+					credit_card_number: CARD,
+					cvv2: '123',
+					expire_month: '12',
+					expire_year: '2035',
+					'destination-card-no': CARD2,
+				},
+				'transfer:1.30',
+			],
+			[
+				'v4/transfer-by-ref/1001',
+				{ amount: '1.40', currency: 'USD', 'destination-card-ref-id': refId },
+				'transfer:1.40',
+			],
 		];
 		for (const [p, params, entry] of calls) {
 			const body = { client_orderid: c.cid('m'), ...params };
@@ -315,12 +443,26 @@ describe('payouts, transfers, eligibility, recurring', () => {
 			expect(b.data['paynet-order-id']).toBe(a.data['paynet-order-id']);
 			expect(kinds(await c.ledger(a.data['paynet-order-id']))).toEqual([entry]);
 		}
-		const noDest = await c.oauth('v4/transfer-by-ref/1001', { client_orderid: c.cid(), amount: '1.00', currency: 'USD' });
+		const noDest = await c.oauth('v4/transfer-by-ref/1001', {
+			client_orderid: c.cid(),
+			amount: '1.00',
+			currency: 'USD',
+		});
 		expect(noDest.data['error-message']).toMatch(/destination-card-ref-id/);
-		const badRef = await c.oauth('v4/transfer-by-ref/1001', { client_orderid: c.cid(), amount: '1.00', currency: 'USD', 'destination-card-ref-id': '1' });
+		const badRef = await c.oauth('v4/transfer-by-ref/1001', {
+			client_orderid: c.cid(),
+			amount: '1.00',
+			currency: 'USD',
+			'destination-card-ref-id': '1',
+		});
 		expect(badRef.data['error-code']).toBe(3);
 		// the v4 samples spell it client-order-id
-		const alias = await c.oauth('v4/transfer-by-ref/1001', { 'client-order-id': c.cid(), amount: '100', currency: 'USD', 'destination-card-no': CARD2 });
+		const alias = await c.oauth('v4/transfer-by-ref/1001', {
+			'client-order-id': c.cid(),
+			amount: '100',
+			currency: 'USD',
+			'destination-card-no': CARD2,
+		});
 		expect(alias.data.type).toBe('async-response');
 	});
 
@@ -330,22 +472,42 @@ describe('payouts, transfers, eligibility, recurring', () => {
 		const cid = c.cid('pe');
 		const r = await c.oauth('v2/pan-eligibility/send/1001', { 'client-order-id': cid, 'sending-card-ref-id': refId });
 		expect(r.data).toMatchObject({ type: 'async-response', 'merchant-order-id': cid });
-		expect((await c.status(r.data['paynet-order-id'], cid)).data).toMatchObject({ status: 'approved', 'transaction-type': 'pan-eligibility' });
+		expect((await c.status(r.data['paynet-order-id'], cid)).data).toMatchObject({
+			status: 'approved',
+			'transaction-type': 'pan-eligibility',
+		});
 		expect(await c.ledger(r.data['paynet-order-id'])).toEqual([]);
 	});
 
 	it('recurring payments: create (synchronous) and update', async () => {
 		const cid = c.cid('rp');
 		const create = await c.oauth('v4/create-recurring-payment/1001', {
-			'client-orderid': cid, rp_card_type: 'SRC', 'credit-card-number': CARD, cvv2: '123', 'card-printed-name': 'A B',
-			'expire-month': '12', 'expire-year': '2035', currency: 'USD', amount: '9.99', period: 'monthly', interval: '1',
+			'client-orderid': cid,
+			rp_card_type: 'SRC',
+			'credit-card-number': CARD,
+			cvv2: '123',
+			'card-printed-name': 'A B',
+			'expire-month': '12',
+			'expire-year': '2035',
+			currency: 'USD',
+			amount: '9.99',
+			period: 'monthly',
+			interval: '1',
 		});
-		expect(create.data).toMatchObject({ type: 'create-recurring-payment-response', status: 'approved', 'recurring-payment-id': expect.stringMatching(/^\d+$/) });
+		expect(create.data).toMatchObject({
+			type: 'create-recurring-payment-response',
+			status: 'approved',
+			'recurring-payment-id': expect.stringMatching(/^\d+$/),
+		});
 		const rpId = create.data['recurring-payment-id'];
 		const again = await c.oauth('v4/create-recurring-payment/1001', { 'client-orderid': cid, currency: 'USD' });
 		expect(again.data['recurring-payment-id']).toBe(rpId);
 		const upd = await c.oauth('v4/update-recurring-payment/1001', { 'recurring-payment-id': rpId, amount: '19.99' });
-		expect(upd.data).toMatchObject({ type: 'update-recurring-payment-response', status: 'approved', 'recurring-payment-id': rpId });
+		expect(upd.data).toMatchObject({
+			type: 'update-recurring-payment-response',
+			status: 'approved',
+			'recurring-payment-id': rpId,
+		});
 		const missing = await c.oauth('v4/update-recurring-payment/1001', { 'recurring-payment-id': '1' });
 		expect(missing.data['error-code']).toBe(3);
 		const badCard = await c.oauth('v4/create-recurring-payment/1001', { 'credit-card-number': '4444555566661112' });

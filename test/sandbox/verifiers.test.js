@@ -17,7 +17,9 @@ describe.each(['forge', 'node'])('verifier backend %s', (name) => {
 	const v = createVerifier(name);
 
 	it('SHA-1 vectors V2, C1, C2 and C2 with empty fields', () => {
-		expect(v.sha1Hex('789CLIENT-11223399vass.pupkin@example.comD5F82EC1-8575-4482-AD89-97X6X0X20X22')).toBe('9ae745207ca7de4543703ea8c334286d57b5d1d4');
+		expect(v.sha1Hex('789CLIENT-11223399vass.pupkin@example.comD5F82EC1-8575-4482-AD89-97X6X0X20X22')).toBe(
+			'9ae745207ca7de4543703ea8c334286d57b5d1d4',
+		);
 		expect(v.sha1Hex('approved__key')).toBe('2c84ae87d73fa3dc116b3203e8bb1c133eed829d');
 		expect(v.sha1Hex('approved1234567hf-abctest-merchant-control')).toBe('652ace404c4dfe8bba069ecee594ec23a89340e1');
 		expect(v.sha1Hex('test-merchant-control')).toBe('1a66987ac24e927ff2979f83a41cb818936a9e62');
@@ -34,45 +36,102 @@ describe.each(['forge', 'node'])('verifier backend %s', (name) => {
 	});
 
 	it('O1: RFC 5849 example (GET with oauth_token)', () => {
-		const base = oauth.signatureBaseString('GET', oauth.normaliseUrlString('http://photos.example.net:80/photos?size=original&file=vacation.jpg'), [
-			['file', 'vacation.jpg'], ['size', 'original'], ['oauth_consumer_key', 'dpf43f3p2l4k3l03'], ['oauth_token', 'nnch734d00sl2jdk'],
-			['oauth_nonce', 'kllo9940pd9333jh'], ['oauth_timestamp', '1191242096'], ['oauth_signature_method', 'HMAC-SHA1'], ['oauth_version', '1.0'],
-		]);
-		expect(base).toBe('GET&http%3A%2F%2Fphotos.example.net%2Fphotos&file%3Dvacation.jpg%26oauth_consumer_key%3Ddpf43f3p2l4k3l03%26oauth_nonce%3Dkllo9940pd9333jh%26oauth_signature_method%3DHMAC-SHA1%26oauth_timestamp%3D1191242096%26oauth_token%3Dnnch734d00sl2jdk%26oauth_version%3D1.0%26size%3Doriginal');
+		const base = oauth.signatureBaseString(
+			'GET',
+			oauth.normaliseUrlString('http://photos.example.net:80/photos?size=original&file=vacation.jpg'),
+			[
+				['file', 'vacation.jpg'],
+				['size', 'original'],
+				['oauth_consumer_key', 'dpf43f3p2l4k3l03'],
+				['oauth_token', 'nnch734d00sl2jdk'],
+				['oauth_nonce', 'kllo9940pd9333jh'],
+				['oauth_timestamp', '1191242096'],
+				['oauth_signature_method', 'HMAC-SHA1'],
+				['oauth_version', '1.0'],
+			],
+		);
+		expect(base).toBe(
+			'GET&http%3A%2F%2Fphotos.example.net%2Fphotos&file%3Dvacation.jpg%26oauth_consumer_key%3Ddpf43f3p2l4k3l03%26oauth_nonce%3Dkllo9940pd9333jh%26oauth_signature_method%3DHMAC-SHA1%26oauth_timestamp%3D1191242096%26oauth_token%3Dnnch734d00sl2jdk%26oauth_version%3D1.0%26size%3Doriginal',
+		);
 		expect(v.hmacSha1Base64('kd94hf93k423kf44&pfkkdhi9sl3r4s00', base)).toBe('tR3+Ty81lMeYAr/Fid0kMTYa/WM=');
 	});
 
 	it('O2: hosted-fields base string', () => {
-		const base = oauth.signatureBaseString('POST', oauth.normaliseUrlString('https://gateway.example/paynet/api/v4/sale/123'), [
-			['oauth_consumer_key', 'merchant'], ['amount', '1.00'], ['client_orderid', 'hf-1'],
-		]);
-		expect(base).toBe('POST&https%3A%2F%2Fgateway.example%2Fpaynet%2Fapi%2Fv4%2Fsale%2F123&amount%3D1.00%26client_orderid%3Dhf-1%26oauth_consumer_key%3Dmerchant');
+		const base = oauth.signatureBaseString(
+			'POST',
+			oauth.normaliseUrlString('https://gateway.example/paynet/api/v4/sale/123'),
+			[
+				['oauth_consumer_key', 'merchant'],
+				['amount', '1.00'],
+				['client_orderid', 'hf-1'],
+			],
+		);
+		expect(base).toBe(
+			'POST&https%3A%2F%2Fgateway.example%2Fpaynet%2Fapi%2Fv4%2Fsale%2F123&amount%3D1.00%26client_orderid%3Dhf-1%26oauth_consumer_key%3Dmerchant',
+		);
 	});
 
 	it('O3: PaynetEasy-shaped HMAC-SHA1, verified through the full request verifier', () => {
-		const header = 'OAuth realm="",oauth_version="1.0",oauth_signature_method="HMAC-SHA1",oauth_consumer_key="merchantlogin",oauth_timestamp="1669966913",oauth_nonce="y3qlvMPky7g",oauth_signature="rW%2BodYt1x18RTGECEzXSDD%2F8z%2Fo%3D"';
+		const header =
+			'OAuth realm="",oauth_version="1.0",oauth_signature_method="HMAC-SHA1",oauth_consumer_key="merchantlogin",oauth_timestamp="1669966913",oauth_nonce="y3qlvMPky7g",oauth_signature="rW%2BodYt1x18RTGECEzXSDD%2F8z%2Fo%3D"';
 		const merchant = { login: 'merchantlogin', controlKey: 'F9F65098-1111-1111-1111-621611111111', publicKeys: [] };
 		const req = {
-			header, method: 'POST', url: 'https://sandbox.payneteasy.com/paynet/api/v2/pan-eligibility/send/1',
-			bodyPairs: [['client-order-id', '1234567890'], ['sending-card-ref-id', '7654321']], queryPairs: [],
-			allowedMethods: ['HMAC-SHA1'], merchantByLogin: (l) => (l === 'merchantlogin' ? merchant : null), verifier: v,
+			header,
+			method: 'POST',
+			url: 'https://sandbox.payneteasy.com/paynet/api/v2/pan-eligibility/send/1',
+			bodyPairs: [
+				['client-order-id', '1234567890'],
+				['sending-card-ref-id', '7654321'],
+			],
+			queryPairs: [],
+			allowedMethods: ['HMAC-SHA1'],
+			merchantByLogin: (l) => (l === 'merchantlogin' ? merchant : null),
+			verifier: v,
 		};
 		const r = oauth.verifyOAuthRequest(req);
 		expect(r.ok).toBe(true);
-		expect(v.hmacSha1Base64('F9F65098-1111-1111-1111-621611111111&', 'POST&https%3A%2F%2Fsandbox.payneteasy.com%2Fpaynet%2Fapi%2Fv2%2Fpan-eligibility%2Fsend%2F1&client-order-id%3D1234567890%26oauth_consumer_key%3Dmerchantlogin%26oauth_nonce%3Dy3qlvMPky7g%26oauth_signature_method%3DHMAC-SHA1%26oauth_timestamp%3D1669966913%26oauth_version%3D1.0%26sending-card-ref-id%3D7654321')).toBe('rW+odYt1x18RTGECEzXSDD/8z/o=');
+		expect(
+			v.hmacSha1Base64(
+				'F9F65098-1111-1111-1111-621611111111&',
+				'POST&https%3A%2F%2Fsandbox.payneteasy.com%2Fpaynet%2Fapi%2Fv2%2Fpan-eligibility%2Fsend%2F1&client-order-id%3D1234567890%26oauth_consumer_key%3Dmerchantlogin%26oauth_nonce%3Dy3qlvMPky7g%26oauth_signature_method%3DHMAC-SHA1%26oauth_timestamp%3D1669966913%26oauth_version%3D1.0%26sending-card-ref-id%3D7654321',
+			),
+		).toBe('rW+odYt1x18RTGECEzXSDD/8z/o=');
 		// oauth params repeated in the body are accepted when equal, refused when different
-		const repeated = [['oauth_consumer_key', 'merchantlogin'], ['oauth_nonce', 'y3qlvMPky7g'], ['oauth_signature_method', 'HMAC-SHA1'], ['oauth_timestamp', '1669966913'], ['oauth_version', '1.0']];
+		const repeated = [
+			['oauth_consumer_key', 'merchantlogin'],
+			['oauth_nonce', 'y3qlvMPky7g'],
+			['oauth_signature_method', 'HMAC-SHA1'],
+			['oauth_timestamp', '1669966913'],
+			['oauth_version', '1.0'],
+		];
 		expect(oauth.verifyOAuthRequest({ ...req, bodyPairs: [...req.bodyPairs, ...repeated] }).ok).toBe(true);
-		expect(oauth.verifyOAuthRequest({ ...req, bodyPairs: [...req.bodyPairs, ['oauth_nonce', 'other']] }).ok).toBe(false);
-		expect(oauth.verifyOAuthRequest({ ...req, bodyPairs: [['client-order-id', '1234567891'], ['sending-card-ref-id', '7654321']] }).ok).toBe(false);
+		expect(oauth.verifyOAuthRequest({ ...req, bodyPairs: [...req.bodyPairs, ['oauth_nonce', 'other']] }).ok).toBe(
+			false,
+		);
+		expect(
+			oauth.verifyOAuthRequest({
+				...req,
+				bodyPairs: [
+					['client-order-id', '1234567891'],
+					['sending-card-ref-id', '7654321'],
+				],
+			}).ok,
+		).toBe(false);
 		expect(oauth.verifyOAuthRequest({ ...req, allowedMethods: ['RSA-SHA256'] }).ok).toBe(false);
 	});
 
 	it('RSA-SHA256: a signature made by openssl dgst -sha256 -sign verifies; others do not', () => {
 		const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sandbox-rsa-'));
-		const text = 'POST&http%3A%2F%2F127.0.0.1%3A8899%2Fpaynet%2Fapi%2Fv4%2Fpayout-check%2F1001&amount%3D1.00%26client_orderid%3Dé';
+		const text =
+			'POST&http%3A%2F%2F127.0.0.1%3A8899%2Fpaynet%2Fapi%2Fv4%2Fpayout-check%2F1001&amount%3D1.00%26client_orderid%3Dé';
 		fs.writeFileSync(path.join(dir, 'base.txt'), text, 'utf8');
-		const sig = execFileSync('openssl', ['dgst', '-sha256', '-sign', path.join(KEYS, 'test-merchant-2048.key.pem'), path.join(dir, 'base.txt')]);
+		const sig = execFileSync('openssl', [
+			'dgst',
+			'-sha256',
+			'-sign',
+			path.join(KEYS, 'test-merchant-2048.key.pem'),
+			path.join(dir, 'base.txt'),
+		]);
 		fs.rmSync(dir, { recursive: true, force: true });
 		expect(sig.length).toBe(256);
 		const pub = v.loadPublicKey(fs.readFileSync(path.join(KEYS, 'test-merchant-2048.pub.pem'), 'utf8'));
@@ -115,7 +174,14 @@ describe('OAuth header parsing', () => {
 
 describe('amounts and cards', () => {
 	it('the signed amount: hundredths of the decimal string for every currency', () => {
-		const cases = [['0.29', '29'], ['19.99', '1999'], ['1000', '100000'], ['1.230', '123'], ['0010.5', '1050'], ['999999999999999.99', '99999999999999999']];
+		const cases = [
+			['0.29', '29'],
+			['19.99', '1999'],
+			['1000', '100000'],
+			['1.230', '123'],
+			['0010.5', '1050'],
+			['999999999999999.99', '99999999999999999'],
+		];
 		for (const [amount, hundredths] of cases) expect(controlHundredths(amount)).toEqual({ hundredths });
 		expect(controlHundredths('1.234').error).toMatch(/hundredths/);
 		for (const bad of ['', '-1', '1e3', '.5', 'abc']) expect(controlHundredths(bad).error).toBeTruthy();
@@ -164,10 +230,17 @@ describe('amounts and cards', () => {
 describe('independence', () => {
 	it('no sandbox file requires the node package (nodes/, credentials/, dist/)', () => {
 		const root = path.join(__dirname, '../../sandbox');
-		const files = (dir) => fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : e.name.endsWith('.js') ? [path.join(dir, e.name)] : []));
+		const files = (dir) =>
+			fs
+				.readdirSync(dir, { withFileTypes: true })
+				.flatMap((e) =>
+					e.isDirectory() ? files(path.join(dir, e.name)) : e.name.endsWith('.js') ? [path.join(dir, e.name)] : [],
+				);
 		const all = files(root);
 		expect(all.filter((f) => f.includes(`${path.sep}engine${path.sep}`)).length).toBeGreaterThan(10);
-		const offending = all.filter((f) => /require\(['"][^'"]*\b(nodes|credentials|dist)\//.test(fs.readFileSync(f, 'utf8')));
+		const offending = all.filter((f) =>
+			/require\(['"][^'"]*\b(nodes|credentials|dist)\//.test(fs.readFileSync(f, 'utf8')),
+		);
 		expect(offending).toEqual([]);
 	});
 });

@@ -78,7 +78,11 @@ export class Random {
 }
 
 /** Runs `tasks` with at most `width` in flight; results keep the tasks' order. */
-export async function pool<T>(width: number, count: number, task: (index: number, lane: number) => Promise<T>): Promise<T[]> {
+export async function pool<T>(
+	width: number,
+	count: number,
+	task: (index: number, lane: number) => Promise<T>,
+): Promise<T[]> {
 	const results: T[] = new Array(count);
 	let next = 0;
 	await Promise.all(
@@ -102,7 +106,10 @@ export function percentile(sorted: number[], p: number): number {
 export function latencySummary(latencies: number[], digits: number): string {
 	const sorted = [...latencies].sort((a, b) => a - b);
 	const ms = (value: number) => `${value.toFixed(digits)} ms`;
-	return [50, 95, 99].map((p) => ms(percentile(sorted, p))).concat(ms(sorted[sorted.length - 1] ?? NaN)).join(' / ');
+	return [50, 95, 99]
+		.map((p) => ms(percentile(sorted, p)))
+		.concat(ms(sorted[sorted.length - 1] ?? NaN))
+		.join(' / ');
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -130,7 +137,9 @@ export const OTHER_CONTROL_KEY = 'TEST-ONLY-OTHER-KEY-77ad3c20';
  * expression, see README "Keeping card data out of n8n").
  */
 export function nodeOutput(run: { serialised: string }, nodeName = 'Card Gateway'): string {
-	const parsed = JSON.parse(run.serialised) as { data?: { resultData?: { runData?: Record<string, unknown>; error?: unknown } } };
+	const parsed = JSON.parse(run.serialised) as {
+		data?: { resultData?: { runData?: Record<string, unknown>; error?: unknown } };
+	};
 	const result = parsed.data?.resultData;
 	return JSON.stringify({ output: result?.runData?.[nodeName] ?? null, error: result?.error ?? null });
 }

@@ -19,7 +19,11 @@ function withCheckDigit(body: string): string {
 }
 
 export const pan = fc
-	.tuple(fc.integer({ min: 12, max: 19 }), fc.integer({ min: 1, max: 9 }), fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 18, maxLength: 18 }))
+	.tuple(
+		fc.integer({ min: 12, max: 19 }),
+		fc.integer({ min: 1, max: 9 }),
+		fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 18, maxLength: 18 }),
+	)
 	.map(([length, first, rest]) => withCheckDigit(String(first) + rest.slice(0, length - 2).join('')));
 
 const SEPARATORS = ['', ' ', '-', '.', '/', '_', '\u00a0', '  ', ' - '];
@@ -34,7 +38,14 @@ export const spelling = fc.record({
 });
 
 export function write(digits: string, how: { separator: string; grouping: string; script: string }): string {
-	const sizes = how.grouping === 'fours' ? [4, 4, 4, 4, 4] : how.grouping === 'eights' ? [8, 8, 8] : how.grouping === 'amex' ? [4, 6, 5, 4] : [19];
+	const sizes =
+		how.grouping === 'fours'
+			? [4, 4, 4, 4, 4]
+			: how.grouping === 'eights'
+				? [8, 8, 8]
+				: how.grouping === 'amex'
+					? [4, 6, 5, 4]
+					: [19];
 	const groups: string[] = [];
 	let at = 0;
 	for (const size of sizes) {
@@ -63,4 +74,14 @@ export function digitsOf(text: string): string {
 }
 
 /** A test card number (4444 5555 6666 1111) in fixed spellings: separated, glued to text, fullwidth. */
-export const PAN_SPELLINGS = ['4444-5555-6666-1111', 'ref4444555566661111x', 'pan_4444555566661111', '4444.5555.6666.1111', '4444/5555/6666/1111', '4444\u00a05555\u00a06666\u00a01111', '4444  5555  6666  1111', '44445555 66661111', '４４４４５５５５６６６６１１１１'];
+export const PAN_SPELLINGS = [
+	'4444-5555-6666-1111',
+	'ref4444555566661111x',
+	'pan_4444555566661111',
+	'4444.5555.6666.1111',
+	'4444/5555/6666/1111',
+	'4444\u00a05555\u00a06666\u00a01111',
+	'4444  5555  6666  1111',
+	'44445555 66661111',
+	'４４４４５５５５６６６６１１１１',
+];

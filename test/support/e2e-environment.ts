@@ -16,7 +16,11 @@ const { startSandbox } = require('../../sandbox');
 export const CALLBACK_TIMEOUT_MS = 120_000;
 
 /** Polls until probe() returns a value; the deadline only stops a run that is broken, not slow. */
-export async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 180_000): Promise<T> {
+export async function eventually<T>(
+	what: string,
+	probe: () => Promise<T | undefined>,
+	timeoutMs = 180_000,
+): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const value = await probe();
@@ -63,8 +67,16 @@ export async function startE2eEnvironment(options: {
 	const runtime: string = await ensureRuntime();
 	const userFolder = mkdtempSync(join(tmpdir(), 'n8n-card-gateway-e2e-'));
 	const tarball: string = await packPackage(userFolder);
-	const sandbox = await startSandbox({ port: 0, quiet: true, verifier: 'node', callbackRetry: { attempts: 3, delaysMs: [200, 400] }, callbackTimeoutMs: CALLBACK_TIMEOUT_MS });
-	const topology = options.queue ? await new QueueTopology({ runtime, userFolder, port: options.port, ...options.queue }).prepare() : undefined;
+	const sandbox = await startSandbox({
+		port: 0,
+		quiet: true,
+		verifier: 'node',
+		callbackRetry: { attempts: 3, delaysMs: [200, 400] },
+		callbackTimeoutMs: CALLBACK_TIMEOUT_MS,
+	});
+	const topology = options.queue
+		? await new QueueTopology({ runtime, userFolder, port: options.port, ...options.queue }).prepare()
+		: undefined;
 	const n8n = topology ? topology.main : new N8nInstance({ runtime, userFolder, port: options.port });
 	const stopN8n = () => (topology ? topology.stop() : n8n.stop());
 	try {
@@ -73,7 +85,14 @@ export async function startE2eEnvironment(options: {
 			{
 				...CREDENTIAL,
 				type: 'cardGatewayApi',
-				data: { baseUrl: `${sandbox.url}/paynet`, ...MERCHANT, privateKey: PRIVATE_KEY, privateKeyPassphrase: '', endpointId: '1001', endpointGroupId: '' },
+				data: {
+					baseUrl: `${sandbox.url}/paynet`,
+					...MERCHANT,
+					privateKey: PRIVATE_KEY,
+					privateKeyPassphrase: '',
+					endpointId: '1001',
+					endpointGroupId: '',
+				},
 			},
 		]);
 		await n8n.importWorkflows(options.workflows);
@@ -81,7 +100,9 @@ export async function startE2eEnvironment(options: {
 		await (topology ?? n8n).start();
 		// ready means the published workflows' webhooks answer (in queue mode: the webhook process), not just that n8n is up
 		const published = options.workflows.filter((workflow) => options.publish.includes(String(workflow.id)));
-		await n8n.waitForWebhooks(published.flatMap(productionWebhooks), { baseUrl: topology ? topology.webhookBaseUrl() : n8n.baseUrl });
+		await n8n.waitForWebhooks(published.flatMap(productionWebhooks), {
+			baseUrl: topology ? topology.webhookBaseUrl() : n8n.baseUrl,
+		});
 		await n8n.createApiKey();
 	} catch (error) {
 		await stopN8n();

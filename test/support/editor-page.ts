@@ -29,7 +29,15 @@ export function launchChromium(): Promise<Browser> {
 	return chromium.launch({
 		executablePath: CHROMIUM,
 		headless: true,
-		args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+		args: [
+			'--no-sandbox',
+			'--disable-gpu',
+			'--disable-quic',
+			'--no-first-run',
+			'--disable-background-networking',
+			'--disable-component-update',
+			'--disable-sync',
+		],
 	});
 }
 
@@ -59,7 +67,10 @@ export class Screenshots {
 	async take(page: Page | undefined, name: string): Promise<string | undefined> {
 		if (!page || page.isClosed()) return undefined;
 		this.count += 1;
-		const file = join(this.dir, `${String(this.count).padStart(2, '0')}-${name.replace(/[^a-z0-9-]+/gi, '-').toLowerCase()}.png`);
+		const file = join(
+			this.dir,
+			`${String(this.count).padStart(2, '0')}-${name.replace(/[^a-z0-9-]+/gi, '-').toLowerCase()}.png`,
+		);
 		try {
 			await page.screenshot({ path: file, timeout: 10_000 });
 			return file;
@@ -187,8 +198,15 @@ export class Editor {
 			fields.map((field) => {
 				const container = field.querySelector('[data-test-id]:not([data-test-id="credential-connection-parameter"])');
 				// The label's first text holds the name and the required "*"; the rest is the Fixed/Expression toggle.
-				const label = (field.querySelector('label .n8n-text') ?? field.querySelector('label'))?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
-				return { name: container?.getAttribute('data-test-id') ?? '', label: label.replace(/\s*\*$/, ''), required: /\*$/.test(label) };
+				const label =
+					(field.querySelector('label .n8n-text') ?? field.querySelector('label'))?.textContent
+						?.replace(/\s+/g, ' ')
+						.trim() ?? '';
+				return {
+					name: container?.getAttribute('data-test-id') ?? '',
+					label: label.replace(/\s*\*$/, ''),
+					required: /\*$/.test(label),
+				};
 			}),
 		);
 	}
@@ -214,7 +232,11 @@ export async function icon(scope: Locator): Promise<Icon> {
 	return img.evaluate(async (node) => {
 		const element = node as unknown as ImageElement;
 		await element.decode().catch(() => undefined);
-		return { src: element.currentSrc || element.src, naturalWidth: element.naturalWidth, naturalHeight: element.naturalHeight };
+		return {
+			src: element.currentSrc || element.src,
+			naturalWidth: element.naturalWidth,
+			naturalHeight: element.naturalHeight,
+		};
 	});
 }
 
@@ -222,7 +244,9 @@ export async function icon(scope: Locator): Promise<Icon> {
 async function settled(scope: Locator): Promise<void> {
 	await scope.evaluate(async (element) => {
 		const popper = (element.closest('.el-popper') ?? element) as unknown as AnimatedElement;
-		await Promise.all(popper.getAnimations({ subtree: true }).map((animation) => animation.finished.catch(() => undefined)));
+		await Promise.all(
+			popper.getAnimations({ subtree: true }).map((animation) => animation.finished.catch(() => undefined)),
+		);
 	});
 }
 

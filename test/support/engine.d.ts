@@ -25,10 +25,20 @@ export interface WorkflowRun {
 }
 
 export function nodeTypesFor(types: Record<string, INodeType>): INodeTypes;
-export function additionalDataFor(credentialType: ICredentialType, credentials: Credentials, hooks?: ExecutionLifecycleHooks): IWorkflowExecuteAdditionalData;
+export function additionalDataFor(
+	credentialType: ICredentialType,
+	credentials: Credentials,
+	hooks?: ExecutionLifecycleHooks,
+): IWorkflowExecuteAdditionalData;
 /** A workflow node as a test writes it: Start, ids and positions are added. */
 export type TestNode = Omit<INode, 'id' | 'position' | 'typeVersion'> & Partial<Pick<INode, 'typeVersion'>>;
-export function workflowOf(options: { nodeTypes: Record<string, INodeType>; nodes: TestNode[]; connections?: IConnections; id?: string; name?: string }): Workflow;
+export function workflowOf(options: {
+	nodeTypes: Record<string, INodeType>;
+	nodes: TestNode[];
+	connections?: IConnections;
+	id?: string;
+	name?: string;
+}): Workflow;
 export function freshExecutionData(workflow: Workflow, input?: INodeExecutionData[]): IRunExecutionData;
 export function retryExecutionData(failed: IRun, current?: Workflow): IRunExecutionData;
 export function executeWorkflow(options: {

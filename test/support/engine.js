@@ -105,7 +105,8 @@ function additionalDataFor(credentialType, credentials, hooks) {
 
 function chain(names) {
 	const connections = {};
-	for (let i = 0; i < names.length - 1; i++) connections[names[i]] = { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] };
+	for (let i = 0; i < names.length - 1; i++)
+		connections[names[i]] = { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] };
 	return connections;
 }
 
@@ -138,7 +139,9 @@ function freshExecutionData(workflow, input) {
 			contextData: {},
 			waitingExecution: {},
 			waitingExecutionSource: null,
-			nodeExecutionStack: [{ node: workflow.getNode('Start'), data: { main: [input ?? [{ json: {} }]] }, source: null }],
+			nodeExecutionStack: [
+				{ node: workflow.getNode('Start'), data: { main: [input ?? [{ json: {} }]] }, source: null },
+			],
 		},
 	};
 }
@@ -155,7 +158,8 @@ function retryExecutionData(failed, current) {
 	if (lastNodeExecuted) {
 		delete data.resultData.error;
 		const nodeRunData = data.resultData.runData?.[lastNodeExecuted];
-		if (nodeRunData && nodeRunData.length > 0 && nodeRunData[nodeRunData.length - 1].error !== undefined) nodeRunData.pop();
+		if (nodeRunData && nodeRunData.length > 0 && nodeRunData[nodeRunData.length - 1].error !== undefined)
+			nodeRunData.pop();
 	}
 	if (current) for (const stack of data.executionData.nodeExecutionStack) stack.node = current.getNode(stack.node.name);
 	return data;
@@ -166,7 +170,11 @@ function retryExecutionData(failed, current) {
  * Retry), in `mode` as n8n's workflow runner starts it ('manual', 'webhook', 'retry', …).
  */
 async function executeWorkflow({ credentialType, credentials, workflow, data, mode = 'manual' }) {
-	const hooks = new ExecutionLifecycleHooks(mode, `test-execution-${++executions}`, stub({ id: workflow.id, name: workflow.name }));
+	const hooks = new ExecutionLifecycleHooks(
+		mode,
+		`test-execution-${++executions}`,
+		stub({ id: workflow.id, name: workflow.name }),
+	);
 	const done = new Promise((resolve) => hooks.addHandler('workflowExecuteAfter', (run) => resolve(run)));
 	const additionalData = additionalDataFor(credentialType, credentials, hooks);
 	await new WorkflowExecute(additionalData, mode, data).processRunExecutionData(workflow);
@@ -176,7 +184,12 @@ async function executeWorkflow({ credentialType, credentials, workflow, data, mo
 /** Executes `Start → nodes…` (mode 'manual'); the first node after Start receives `input`. */
 async function runWorkflow({ credentialType, nodeTypes, nodes, connections, credentials, input }) {
 	const workflow = workflowOf({ nodeTypes, nodes, connections });
-	const { run, credentialReads } = await executeWorkflow({ credentialType, credentials, workflow, data: freshExecutionData(workflow, input) });
+	const { run, credentialReads } = await executeWorkflow({
+		credentialType,
+		credentials,
+		workflow,
+		data: freshExecutionData(workflow, input),
+	});
 	return {
 		run,
 		credentialReads,
@@ -191,4 +204,13 @@ function stopEngineTimers() {
 	Container.get(SSHClientsManager).onShutdown();
 }
 
-module.exports = { nodeTypesFor, additionalDataFor, workflowOf, freshExecutionData, retryExecutionData, executeWorkflow, runWorkflow, stopEngineTimers };
+module.exports = {
+	nodeTypesFor,
+	additionalDataFor,
+	workflowOf,
+	freshExecutionData,
+	retryExecutionData,
+	executeWorkflow,
+	runWorkflow,
+	stopEngineTimers,
+};

@@ -3,7 +3,18 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import type { ICredentialDataDecryptedObject, IConnections, IDataObject, INodeExecutionData, INodeParameters, INodeType, IRun, IRunExecutionData, Workflow, WorkflowExecuteMode } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IConnections,
+	IDataObject,
+	INodeExecutionData,
+	INodeParameters,
+	INodeType,
+	IRun,
+	IRunExecutionData,
+	Workflow,
+	WorkflowExecuteMode,
+} from 'n8n-workflow';
 
 import { CardGateway } from '../../nodes/CardGateway/CardGateway.node';
 import { PACKAGE, executeWorkflow, runWorkflow, workflowOf, type TestNode } from './n8n';
@@ -143,7 +154,13 @@ export interface NodeRun {
 	/** Items routed to the error output ("On Error: Continue (using error output)"). */
 	errorItems: INodeExecutionData[];
 	/** The error that stopped the workflow (without Continue On Fail). */
-	error?: { message: string; description?: string | null; httpCode?: string | null; name?: string; context?: IDataObject };
+	error?: {
+		message: string;
+		description?: string | null;
+		httpCode?: string | null;
+		name?: string;
+		context?: IDataObject;
+	};
 	/** The whole run result, serialised (for masking checks). */
 	serialised: string;
 }
@@ -208,16 +225,34 @@ export function cardGatewayWorkflow(
  * One execution of `workflow` against the sandbox: `mode` 'webhook' (or another) with
  * freshExecutionData for a new execution, 'retry' with retryExecutionData for n8n's Retry.
  */
-export function executeOn(sandbox: Sandbox, mode: WorkflowExecuteMode, workflow: Workflow, data: IRunExecutionData, credentials: IDataObject = {}): Promise<IRun> {
+export function executeOn(
+	sandbox: Sandbox,
+	mode: WorkflowExecuteMode,
+	workflow: Workflow,
+	data: IRunExecutionData,
+	credentials: IDataObject = {},
+): Promise<IRun> {
 	return executeWorkflow({ workflow, data, mode, credentials: sandbox.credentials(credentials) });
 }
 
 /** A stored card: a sale under `merchantOrderId`, then a card reference made from it; its cardRefId. */
-export async function storedCard(sandbox: Sandbox, merchantOrderId: string, options: INodeParameters = {}): Promise<string> {
+export async function storedCard(
+	sandbox: Sandbox,
+	merchantOrderId: string,
+	options: INodeParameters = {},
+): Promise<string> {
 	const sale = await runNode(sandbox, cardPayment({ merchantOrderId, options }));
-	const ref = await runNode(sandbox, { resource: 'cardReference', operation: 'create', merchantOrderId, gatewayOrderId: String(sale.items[0]?.json.orderid) });
+	const ref = await runNode(sandbox, {
+		resource: 'cardReference',
+		operation: 'create',
+		merchantOrderId,
+		gatewayOrderId: String(sale.items[0]?.json.orderid),
+	});
 	const id = String(ref.items[0]?.json.cardRefId ?? '');
-	if (!/^\d+$/.test(id)) throw new Error(`no card reference for order ${merchantOrderId}: ${ref.error?.message ?? sale.error?.message ?? 'none in the output'}`);
+	if (!/^\d+$/.test(id))
+		throw new Error(
+			`no card reference for order ${merchantOrderId}: ${ref.error?.message ?? sale.error?.message ?? 'none in the output'}`,
+		);
 	return id;
 }
 

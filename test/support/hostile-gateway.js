@@ -10,9 +10,17 @@ const http = require('node:http');
 /** What the client gets back. `pass` relays the gateway's reply unchanged. */
 const ANSWERS = {
 	pass: null,
-	html200: { status: 200, type: 'text/html', body: '<html><body><h1>Service temporarily unavailable</h1><a href="/?a=b&c=d">retry</a></body></html>' },
+	html200: {
+		status: 200,
+		type: 'text/html',
+		body: '<html><body><h1>Service temporarily unavailable</h1><a href="/?a=b&c=d">retry</a></body></html>',
+	},
 	empty200: { status: 200, type: 'application/vnd.pay+json', body: '' },
-	truncated200: { status: 200, type: 'application/vnd.pay+json', body: '{"type":"async-response","serial-number":"00000000-0000-0000-0000-0000000' },
+	truncated200: {
+		status: 200,
+		type: 'application/vnd.pay+json',
+		body: '{"type":"async-response","serial-number":"00000000-0000-0000-0000-0000000',
+	},
 	plainOk200: { status: 200, type: 'text/plain', body: 'OK' },
 	jsonOther200: { status: 200, type: 'application/json', body: '{"message":"accepted","id":42}' },
 	notFound404: { status: 404, type: 'text/html', body: '<html><body>404 Not Found</body></html>' },
@@ -81,7 +89,12 @@ function aboutAnotherOrder(body) {
 async function startHostileGateway(gatewayUrl, plan = () => ({ forward: true, answer: 'pass' })) {
 	const elsewhere = { requests: [] };
 	const elsewhereServer = http.createServer(async (req, res) => {
-		elsewhere.requests.push({ method: req.method, url: req.url, headers: req.headers, body: (await readBody(req)).toString('utf8') });
+		elsewhere.requests.push({
+			method: req.method,
+			url: req.url,
+			headers: req.headers,
+			body: (await readBody(req)).toString('utf8'),
+		});
 		res.writeHead(200, { 'content-type': 'text/plain' });
 		res.end('elsewhere');
 	});
@@ -91,7 +104,11 @@ async function startHostileGateway(gatewayUrl, plan = () => ({ forward: true, an
 	const server = http.createServer(async (req, res) => {
 		const body = await readBody(req);
 		const op = (req.url.match(/\/api\/(?:v\d|3ds\/v1)\/([a-z-]+(?:\/[a-z-]+)?)\/(?:group\/)?\d+/) || [])[1] || null;
-		const decision = { forward: true, answer: 'pass', ...(plan({ method: req.method, url: req.url, op, body: body.toString('utf8') }) || {}) };
+		const decision = {
+			forward: true,
+			answer: 'pass',
+			...(plan({ method: req.method, url: req.url, op, body: body.toString('utf8') }) || {}),
+		};
 		log.push({ op, ...decision });
 		let upstream;
 		if (decision.forward) {
@@ -117,8 +134,15 @@ async function startHostileGateway(gatewayUrl, plan = () => ({ forward: true, an
 				res.destroy();
 				return;
 			}
-			const out = !answer ? upstream.body : answer.strip ? without(upstream.body, answer.strip) : aboutAnotherOrder(upstream.body);
-			res.writeHead(upstream.status, { 'content-type': upstream.headers['content-type'] || 'text/plain', 'content-length': Buffer.byteLength(out) });
+			const out = !answer
+				? upstream.body
+				: answer.strip
+					? without(upstream.body, answer.strip)
+					: aboutAnotherOrder(upstream.body);
+			res.writeHead(upstream.status, {
+				'content-type': upstream.headers['content-type'] || 'text/plain',
+				'content-length': Buffer.byteLength(out),
+			});
 			res.end(out);
 			return;
 		}

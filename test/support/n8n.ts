@@ -106,7 +106,9 @@ export async function callWebhook(options: {
 	});
 	const { request } = options;
 	const headers: Record<string, string> = { ...(request.headers ?? {}) };
-	const rawBody = request.rawBody ?? (request.body === undefined ? '' : typeof request.body === 'string' ? request.body : JSON.stringify(request.body));
+	const rawBody =
+		request.rawBody ??
+		(request.body === undefined ? '' : typeof request.body === 'string' ? request.body : JSON.stringify(request.body));
 	const req = {
 		method: request.method,
 		headers,
@@ -159,7 +161,9 @@ export async function callWebhook(options: {
 	const additionalData = engine.additionalDataFor(credentialType, options.credentials);
 	(additionalData as unknown as Record<string, unknown>).httpRequest = req;
 	(additionalData as unknown as Record<string, unknown>).httpResponse = res;
-	const description = options.nodeType.description.webhooks?.find((hook) => hook.name === (request.webhookName ?? 'default')) as IWebhookDescription;
+	const description = options.nodeType.description.webhooks?.find(
+		(hook) => hook.name === (request.webhookName ?? 'default'),
+	) as IWebhookDescription;
 	const webhookData = {
 		httpMethod: request.method,
 		node: node.name,

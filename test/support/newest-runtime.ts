@@ -30,14 +30,18 @@ export function useNewestRuntime(): void {
 }
 
 /** e2e-environment.ts with every environment's port moved by PORT_OFFSET (for jest.mock). */
-export function onNewestPorts<T extends { startE2eEnvironment: (options: { port: number }) => unknown }>(environment: T): T {
+export function onNewestPorts<T extends { startE2eEnvironment: (options: { port: number }) => unknown }>(
+	environment: T,
+): T {
 	return {
 		...environment,
-		startE2eEnvironment: (options: { port: number }) => environment.startE2eEnvironment({ ...options, port: options.port + PORT_OFFSET }),
+		startE2eEnvironment: (options: { port: number }) =>
+			environment.startE2eEnvironment({ ...options, port: options.port + PORT_OFFSET }),
 	};
 }
 
 /** Registers one skipped test that says why the subset does not run. */
 export function skipUnlocked(what: string): void {
-	test.skip(`${what} on n8n ${newest.version}: skipped, ${NEWEST_SPEC} has no package-lock.json (its tree does not resolve on this registry; docs/n8n-v3.md)`, () => undefined);
+	test.skip(`${what} on n8n ${newest.version}: skipped, ${NEWEST_SPEC} has no package-lock.json (its tree does not resolve on this registry; docs/n8n-v3.md)`, () =>
+		undefined);
 }

@@ -4,7 +4,18 @@
 // fails there.
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { BANK_DESTINATION, CARD, CUSTOMER, PAN2, RETURN_URL, WAIT, cardPayment, runNode, type NodeRun, type Sandbox } from './harness';
+import {
+	BANK_DESTINATION,
+	CARD,
+	CUSTOMER,
+	PAN2,
+	RETURN_URL,
+	WAIT,
+	cardPayment,
+	runNode,
+	type NodeRun,
+	type Sandbox,
+} from './harness';
 
 /** What a case runs: the operation's parameters, and what its order had before. */
 export interface Prepared {
@@ -37,8 +48,16 @@ async function ok(run: Promise<NodeRun>, what: string): Promise<Record<string, s
 const fixtureId = (id: string, role: string) => `fx-${role}-${id || 'gen'}`;
 
 /** An approved card payment (10.00 USD); returns the merchant and gateway order IDs. */
-async function approved(sb: Sandbox, merchantOrderId: string, operation: 'sale' | 'preauth' = 'sale', overrides: IDataObject = {}) {
-	const out = await ok(runNode(sb, cardPayment({ merchantOrderId, options: WAIT, ...overrides }, operation)), `approved ${operation}`);
+async function approved(
+	sb: Sandbox,
+	merchantOrderId: string,
+	operation: 'sale' | 'preauth' = 'sale',
+	overrides: IDataObject = {},
+) {
+	const out = await ok(
+		runNode(sb, cardPayment({ merchantOrderId, options: WAIT, ...overrides }, operation)),
+		`approved ${operation}`,
+	);
 	if (out.status !== 'approved') throw new Error(`fixture ${operation} ${merchantOrderId}: status ${out.status}`);
 	return { merchantOrderId, gatewayOrderId: out.orderid };
 }
@@ -46,7 +65,16 @@ async function approved(sb: Sandbox, merchantOrderId: string, operation: 'sale' 
 /** A card reference, from a synchronous account verification (one request). */
 async function cardReference(sb: Sandbox, id: string, cardNumber = CARD.cardNumber): Promise<string> {
 	const out = await ok(
-		runNode(sb, { resource: 'payment', operation: 'verifyAccountSync', merchantOrderId: fixtureId(id, `ref${cardNumber.slice(-4)}`), orderDescription: 'Card check', ...CARD, cardNumber, cvv: '123', ...CUSTOMER }),
+		runNode(sb, {
+			resource: 'payment',
+			operation: 'verifyAccountSync',
+			merchantOrderId: fixtureId(id, `ref${cardNumber.slice(-4)}`),
+			orderDescription: 'Card check',
+			...CARD,
+			cardNumber,
+			cvv: '123',
+			...CUSTOMER,
+		}),
 		'card reference',
 	);
 	if (!out.cardRefId) throw new Error(`fixture card reference: none in ${JSON.stringify(out)}`);
@@ -57,7 +85,13 @@ async function cardReference(sb: Sandbox, id: string, cardNumber = CARD.cardNumb
 async function recurringPayment(sb: Sandbox, id: string): Promise<string> {
 	const cardReferenceId = await cardReference(sb, id);
 	const created = await ok(
-		runNode(sb, { resource: 'recurringPayment', operation: 'create', merchantOrderId: fixtureId(id, 'rp'), currency: 'USD', additionalFields: { period: 'monthly', interval: 1, amount: '9.99', cardReferenceId } }),
+		runNode(sb, {
+			resource: 'recurringPayment',
+			operation: 'create',
+			merchantOrderId: fixtureId(id, 'rp'),
+			currency: 'USD',
+			additionalFields: { period: 'monthly', interval: 1, amount: '9.99', cardReferenceId },
+		}),
 		'recurring payment',
 	);
 	return created.recurringPaymentId;
@@ -68,24 +102,52 @@ const cvvOf = (variant?: string) => CVV_OF[variant ?? ''] ?? '123';
 
 /** A sale waiting for the customer's 3-D Secure check (CVV 321). */
 async function pendingThreeDSecure(sb: Sandbox, id: string) {
-	const out = await ok(runNode(sb, cardPayment({ merchantOrderId: id, cvv: '321', options: WAIT })), '3-D Secure pending sale');
-	if (String(out.threeDSecureRequired) !== 'true') throw new Error(`fixture 3-D Secure sale ${id}: not pending (${out.status})`);
+	const out = await ok(
+		runNode(sb, cardPayment({ merchantOrderId: id, cvv: '321', options: WAIT })),
+		'3-D Secure pending sale',
+	);
+	if (String(out.threeDSecureRequired) !== 'true')
+		throw new Error(`fixture 3-D Secure sale ${id}: not pending (${out.status})`);
 	return { merchantOrderId: id, gatewayOrderId: out.orderid };
 }
 
 /** A payout checked with the v4 payout check (7.00 USD). */
 async function checkedPayout(sb: Sandbox, id: string) {
-	const out = await ok(runNode(sb, { resource: 'payout', operation: 'check', merchantOrderId: id, amount: '7.00', currency: 'USD', additionalFields: PAYOUT_CARD, options: WAIT }), 'payout check');
+	const out = await ok(
+		runNode(sb, {
+			resource: 'payout',
+			operation: 'check',
+			merchantOrderId: id,
+			amount: '7.00',
+			currency: 'USD',
+			additionalFields: PAYOUT_CARD,
+			options: WAIT,
+		}),
+		'payout check',
+	);
 	if (out.status !== 'approved') throw new Error(`fixture payout check ${id}: status ${out.status}`);
 	return { merchantOrderId: id, gatewayOrderId: out.orderid };
 }
 
 /** A hosted-fields payment ticket for a card whose CVV picks the outcome. */
 async function ticket(sb: Sandbox, cvv2: string): Promise<string> {
-	return (await sb.admin<{ token: string }>('POST', 'hosted-fields/tokens', { credit_card_number: PAN2, expire_month: '10', expire_year: '2034', cvv2 })).token;
+	return (
+		await sb.admin<{ token: string }>('POST', 'hosted-fields/tokens', {
+			credit_card_number: PAN2,
+			expire_month: '10',
+			expire_year: '2034',
+			cvv2,
+		})
+	).token;
 }
 
-const PAYOUT_CARD = { cardNumber: PAN2, expireMonth: '11', expireYear: '2033', cardholderName: 'JANE ROE', orderDescription: 'Winnings' };
+const PAYOUT_CARD = {
+	cardNumber: PAN2,
+	expireMonth: '11',
+	expireYear: '2033',
+	cardholderName: 'JANE ROE',
+	orderDescription: 'Winnings',
+};
 const PARTIAL = { amount: '3.00', currency: 'USD' };
 
 const form = (operation: string, id: string, money = true): INodeParameters => ({
@@ -98,19 +160,31 @@ const form = (operation: string, id: string, money = true): INodeParameters => (
 	redirectUrl: RETURN_URL,
 });
 
-const threeDSecureUpload =
-	(operation: string, field: string, value: string, failed?: string): Fixture => ({
-		variants: failed ? ['failed'] : [],
-		async prepare(sb, id, variant) {
-			const ids = await pendingThreeDSecure(sb, id);
-			return { parameters: { resource: 'threeDSecure', operation, ...ids, [field]: variant === 'failed' ? failed! : value }, orderId: id, left: '10.00' };
-		},
-	});
+const threeDSecureUpload = (operation: string, field: string, value: string, failed?: string): Fixture => ({
+	variants: failed ? ['failed'] : [],
+	async prepare(sb, id, variant) {
+		const ids = await pendingThreeDSecure(sb, id);
+		return {
+			parameters: { resource: 'threeDSecure', operation, ...ids, [field]: variant === 'failed' ? failed! : value },
+			orderId: id,
+			left: '10.00',
+		};
+	},
+});
 
 const rebill = (operation: string): Fixture => ({
 	async prepare(sb, id) {
 		const cardReferenceId = await cardReference(sb, id);
-		return { parameters: { resource: 'cardReference', operation, merchantOrderId: id, cardReferenceId, amount: '3.30', currency: 'USD' } };
+		return {
+			parameters: {
+				resource: 'cardReference',
+				operation,
+				merchantOrderId: id,
+				cardReferenceId,
+				amount: '3.30',
+				currency: 'USD',
+			},
+		};
 	},
 });
 
@@ -122,20 +196,43 @@ export const FIXTURES: Record<string, Fixture> = {
 	},
 	'payment.preauth': {
 		variants: ['declined', 'unknown', 'threeDSecure'],
-		prepare: async (_sb, id, variant) => ({ parameters: cardPayment({ merchantOrderId: id, cvv: cvvOf(variant) }, 'preauth') }),
+		prepare: async (_sb, id, variant) => ({
+			parameters: cardPayment({ merchantOrderId: id, cvv: cvvOf(variant) }, 'preauth'),
+		}),
 	},
 	'payment.saleWithToken': {
 		variants: ['declined', 'unknown'],
 		async prepare(sb, id, variant) {
 			const hostedFieldsToken = await ticket(sb, cvvOf(variant));
-			return { parameters: { resource: 'payment', operation: 'saleWithToken', merchantOrderId: id, orderDescription: 'Hosted fields order', amount: '12.34', currency: 'USD', hostedFieldsToken, ...CUSTOMER, redirectUrl: RETURN_URL } };
+			return {
+				parameters: {
+					resource: 'payment',
+					operation: 'saleWithToken',
+					merchantOrderId: id,
+					orderDescription: 'Hosted fields order',
+					amount: '12.34',
+					currency: 'USD',
+					hostedFieldsToken,
+					...CUSTOMER,
+					redirectUrl: RETURN_URL,
+				},
+			};
 		},
 	},
 	'payment.capture': {
 		variants: ['partial'],
 		async prepare(sb, id, variant) {
 			const ids = await approved(sb, id, 'preauth');
-			return { parameters: { resource: 'payment', operation: 'capture', ...ids, ...(variant === 'partial' ? { additionalFields: PARTIAL } : {}) }, orderId: id, left: '10.00' };
+			return {
+				parameters: {
+					resource: 'payment',
+					operation: 'capture',
+					...ids,
+					...(variant === 'partial' ? { additionalFields: PARTIAL } : {}),
+				},
+				orderId: id,
+				left: '10.00',
+			};
 		},
 	},
 	'payment.return': {
@@ -143,21 +240,54 @@ export const FIXTURES: Record<string, Fixture> = {
 		variants: ['partial', 'onHold'],
 		async prepare(sb, id, variant) {
 			const ids = await approved(sb, id, variant === 'onHold' ? 'preauth' : 'sale');
-			return { parameters: { resource: 'payment', operation: 'return', ...ids, additionalFields: { comment: 'refund', ...(variant === 'partial' ? PARTIAL : {}) } }, orderId: id, left: '10.00' };
+			return {
+				parameters: {
+					resource: 'payment',
+					operation: 'return',
+					...ids,
+					additionalFields: { comment: 'refund', ...(variant === 'partial' ? PARTIAL : {}) },
+				},
+				orderId: id,
+				left: '10.00',
+			};
 		},
 	},
 	'payment.void': {
 		variants: ['onHold'],
 		async prepare(sb, id, variant) {
 			const ids = await approved(sb, id, variant === 'onHold' ? 'preauth' : 'sale');
-			return { parameters: { resource: 'payment', operation: 'void', ...ids, comment: 'duplicate order' }, orderId: id, left: '10.00' };
+			return {
+				parameters: { resource: 'payment', operation: 'void', ...ids, comment: 'duplicate order' },
+				orderId: id,
+				left: '10.00',
+			};
 		},
 	},
 	'payment.verifyAccount': {
-		prepare: async (_sb, id) => ({ parameters: { resource: 'payment', operation: 'verifyAccount', merchantOrderId: id, orderDescription: 'Card check', ...CARD, cvv: '123', ...CUSTOMER } }),
+		prepare: async (_sb, id) => ({
+			parameters: {
+				resource: 'payment',
+				operation: 'verifyAccount',
+				merchantOrderId: id,
+				orderDescription: 'Card check',
+				...CARD,
+				cvv: '123',
+				...CUSTOMER,
+			},
+		}),
 	},
 	'payment.verifyAccountSync': {
-		prepare: async (_sb, id) => ({ parameters: { resource: 'payment', operation: 'verifyAccountSync', merchantOrderId: id, orderDescription: 'Card check', ...CARD, cvv: '123', ...CUSTOMER } }),
+		prepare: async (_sb, id) => ({
+			parameters: {
+				resource: 'payment',
+				operation: 'verifyAccountSync',
+				merchantOrderId: id,
+				orderDescription: 'Card check',
+				...CARD,
+				cvv: '123',
+				...CUSTOMER,
+			},
+		}),
 	},
 
 	// Card references
@@ -165,13 +295,19 @@ export const FIXTURES: Record<string, Fixture> = {
 	'cardReference.rebillSale': rebill('rebillSale'),
 	'cardReference.rebillPreauth': rebill('rebillPreauth'),
 	'cardReference.create': {
-		prepare: async (sb, id) => ({ parameters: { resource: 'cardReference', operation: 'create', ...(await approved(sb, id)) } }),
+		prepare: async (sb, id) => ({
+			parameters: { resource: 'cardReference', operation: 'create', ...(await approved(sb, id)) },
+		}),
 	},
 	'cardReference.createV4': {
-		prepare: async (sb, id) => ({ parameters: { resource: 'cardReference', operation: 'createV4', ...(await approved(sb, id)) } }),
+		prepare: async (sb, id) => ({
+			parameters: { resource: 'cardReference', operation: 'createV4', ...(await approved(sb, id)) },
+		}),
 	},
 	'cardReference.getInfo': {
-		prepare: async (sb, id) => ({ parameters: { resource: 'cardReference', operation: 'getInfo', cardReferenceId: await cardReference(sb, id) } }),
+		prepare: async (sb, id) => ({
+			parameters: { resource: 'cardReference', operation: 'getInfo', cardReferenceId: await cardReference(sb, id) },
+		}),
 	},
 
 	// Hosted forms
@@ -186,39 +322,97 @@ export const FIXTURES: Record<string, Fixture> = {
 	'recurringPayment.create': {
 		async prepare(sb, id) {
 			const cardReferenceId = await cardReference(sb, id);
-			return { parameters: { resource: 'recurringPayment', operation: 'create', merchantOrderId: id, currency: 'USD', additionalFields: { period: 'monthly', interval: 1, amount: '9.99', cardReferenceId } } };
+			return {
+				parameters: {
+					resource: 'recurringPayment',
+					operation: 'create',
+					merchantOrderId: id,
+					currency: 'USD',
+					additionalFields: { period: 'monthly', interval: 1, amount: '9.99', cardReferenceId },
+				},
+			};
 		},
 	},
 	'recurringPayment.update': {
 		prepare: async (sb, id) => ({
-			parameters: { resource: 'recurringPayment', operation: 'update', recurringPaymentId: await recurringPayment(sb, id), additionalFields: { amount: '12.00', currency: 'USD' } },
+			parameters: {
+				resource: 'recurringPayment',
+				operation: 'update',
+				recurringPaymentId: await recurringPayment(sb, id),
+				additionalFields: { amount: '12.00', currency: 'USD' },
+			},
 		}),
 	},
 
 	// Payouts
 	'payout.send': {
-		prepare: async (_sb, id) => ({ parameters: { resource: 'payout', operation: 'send', merchantOrderId: id, amount: '3.00', currency: 'USD', additionalFields: BANK_DESTINATION } }),
+		prepare: async (_sb, id) => ({
+			parameters: {
+				resource: 'payout',
+				operation: 'send',
+				merchantOrderId: id,
+				amount: '3.00',
+				currency: 'USD',
+				additionalFields: BANK_DESTINATION,
+			},
+		}),
 	},
 	'payout.sendV4': {
-		prepare: async (_sb, id) => ({ parameters: { resource: 'payout', operation: 'sendV4', merchantOrderId: id, amount: '3.00', currency: 'USD', additionalFields: PAYOUT_CARD } }),
+		prepare: async (_sb, id) => ({
+			parameters: {
+				resource: 'payout',
+				operation: 'sendV4',
+				merchantOrderId: id,
+				amount: '3.00',
+				currency: 'USD',
+				additionalFields: PAYOUT_CARD,
+			},
+		}),
 	},
 	'payout.check': {
-		prepare: async (_sb, id) => ({ parameters: { resource: 'payout', operation: 'check', merchantOrderId: id, amount: '7.00', currency: 'USD', additionalFields: PAYOUT_CARD } }),
+		prepare: async (_sb, id) => ({
+			parameters: {
+				resource: 'payout',
+				operation: 'check',
+				merchantOrderId: id,
+				amount: '7.00',
+				currency: 'USD',
+				additionalFields: PAYOUT_CARD,
+			},
+		}),
 	},
 	'payout.pay': {
-		prepare: async (sb, id) => ({ parameters: { resource: 'payout', operation: 'pay', ...(await checkedPayout(sb, id)) }, orderId: id, left: '7.00' }),
+		prepare: async (sb, id) => ({
+			parameters: { resource: 'payout', operation: 'pay', ...(await checkedPayout(sb, id)) },
+			orderId: id,
+			left: '7.00',
+		}),
 	},
 
 	// Transfers
 	'transfer.send': {
 		variants: ['declined', 'unknown'],
 		prepare: async (_sb, id, variant) => ({
-			parameters: { resource: 'transfer', operation: 'send', merchantOrderId: id, amount: '4.00', currency: 'USD', additionalFields: { ...CARD, cvv: cvvOf(variant), destinationCardNumber: PAN2 } },
+			parameters: {
+				resource: 'transfer',
+				operation: 'send',
+				merchantOrderId: id,
+				amount: '4.00',
+				currency: 'USD',
+				additionalFields: { ...CARD, cvv: cvvOf(variant), destinationCardNumber: PAN2 },
+			},
 		}),
 	},
 	'transfer.sendByReference': {
 		prepare: async (sb, id) => ({
-			parameters: { resource: 'transfer', operation: 'sendByReference', merchantOrderId: id, amount: '4.00', currency: 'USD', destinationCardReferenceId: await cardReference(sb, id, PAN2) },
+			parameters: {
+				resource: 'transfer',
+				operation: 'sendByReference',
+				merchantOrderId: id,
+				amount: '4.00',
+				currency: 'USD',
+				destinationCardReferenceId: await cardReference(sb, id, PAN2),
+			},
 		}),
 	},
 	'transfer.sendByReferenceV2': {
@@ -240,15 +434,26 @@ export const FIXTURES: Record<string, Fixture> = {
 		},
 	},
 	'transfer.checkPanEligibility': {
-		prepare: async (sb, id) => ({ parameters: { resource: 'transfer', operation: 'checkPanEligibility', merchantOrderId: id, cardReferenceId: await cardReference(sb, id) } }),
+		prepare: async (sb, id) => ({
+			parameters: {
+				resource: 'transfer',
+				operation: 'checkPanEligibility',
+				merchantOrderId: id,
+				cardReferenceId: await cardReference(sb, id),
+			},
+		}),
 	},
 
 	// Transactions
 	'transaction.getStatus': {
-		prepare: async (sb, id) => ({ parameters: { resource: 'transaction', operation: 'getStatus', ...(await approved(sb, id)) } }),
+		prepare: async (sb, id) => ({
+			parameters: { resource: 'transaction', operation: 'getStatus', ...(await approved(sb, id)) },
+		}),
 	},
 	'transaction.getStatusV4': {
-		prepare: async (sb, id) => ({ parameters: { resource: 'transaction', operation: 'getStatusV4', ...(await approved(sb, id)) } }),
+		prepare: async (sb, id) => ({
+			parameters: { resource: 'transaction', operation: 'getStatusV4', ...(await approved(sb, id)) },
+		}),
 	},
 
 	// 3-D Secure: the uploads complete a pending payment.

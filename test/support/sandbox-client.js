@@ -41,18 +41,41 @@ const CONTROL = {
 	verify: (id, p) => id + cidOf(p) + (p.email || ''),
 	order: (id, p) => p.login + cidOf(p) + (p.orderid || ''),
 	// without an amount, return signs nothing more; capture the order's amount and currency (o)
-	orderAmount: (id, p, o = {}) => p.login + cidOf(p) + p.orderid + (p.amount ? minor(p.amount) + p.currency : o.amount ? minor(o.amount) + o.currency : ''),
+	orderAmount: (id, p, o = {}) =>
+		p.login +
+		cidOf(p) +
+		p.orderid +
+		(p.amount ? minor(p.amount) + p.currency : o.amount ? minor(o.amount) + o.currency : ''),
 	cardref: (id, p) => p.login + p.cardrefid,
 	rebill: (id, p) => p.login + cidOf(p) + p.cardrefid + minor(p.amount) + p.currency,
-	transferByRef: (id, p) => p.login + cidOf(p) + (p['source-card-ref-id'] || '') + p['destination-card-ref-id'] + minor(p.amount) + p.currency,
+	transferByRef: (id, p) =>
+		p.login + cidOf(p) + (p['source-card-ref-id'] || '') + p['destination-card-ref-id'] + minor(p.amount) + p.currency,
 	tds: (id, p) => p.login + p['client-order-id'] + p.orderid,
 };
 const FORMULA_OF = {
-	sale: 'sale', preauth: 'sale', 'sale-form': 'sale', 'preauth-form': 'sale', 'payment-form': 'sale', 'payout-form': 'sale',
-	'account-verification': 'verify', 'account-verification-form': 'verify', 'sync/account-verification': 'verify',
-	status: 'order', void: 'order', 'create-card-ref': 'order', capture: 'orderAmount', return: 'orderAmount',
-	'get-card-info': 'cardref', 'transfer-by-ref': 'transferByRef', 'transfer-form': 'sale', 'make-rebill': 'rebill', 'make-rebill-sale': 'rebill', 'make-rebill-preauth': 'rebill',
-	'upload-pares-result': 'tds', 'upload-cres-result': 'tds', 'upload-method-url-result': 'tds',
+	sale: 'sale',
+	preauth: 'sale',
+	'sale-form': 'sale',
+	'preauth-form': 'sale',
+	'payment-form': 'sale',
+	'payout-form': 'sale',
+	'account-verification': 'verify',
+	'account-verification-form': 'verify',
+	'sync/account-verification': 'verify',
+	status: 'order',
+	void: 'order',
+	'create-card-ref': 'order',
+	capture: 'orderAmount',
+	return: 'orderAmount',
+	'get-card-info': 'cardref',
+	'transfer-by-ref': 'transferByRef',
+	'transfer-form': 'sale',
+	'make-rebill': 'rebill',
+	'make-rebill-sale': 'rebill',
+	'make-rebill-preauth': 'rebill',
+	'upload-pares-result': 'tds',
+	'upload-cres-result': 'tds',
+	'upload-method-url-result': 'tds',
 };
 
 /** order: { amount, currency } of the order a full capture names (signed in place of the absent ones). */
@@ -62,10 +85,13 @@ function withControl(cmd, id, params, merchant = MERCHANT, order = {}) {
 }
 
 // RFC 3986 encoding.
-const enc = (s) => encodeURIComponent(String(s)).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
+const enc = (s) =>
+	encodeURIComponent(String(s)).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
 
 function baseString(method, url, pairs) {
-	const sorted = pairs.map(([k, v]) => [enc(k), enc(v)]).sort((a, b) => (a[0] === b[0] ? (a[1] < b[1] ? -1 : 1) : a[0] < b[0] ? -1 : 1));
+	const sorted = pairs
+		.map(([k, v]) => [enc(k), enc(v)])
+		.sort((a, b) => (a[0] === b[0] ? (a[1] < b[1] ? -1 : 1) : a[0] < b[0] ? -1 : 1));
 	return `${method}&${enc(url)}&${enc(sorted.map(([k, v]) => `${k}=${v}`).join('&'))}`;
 }
 
@@ -105,7 +131,9 @@ function parseLegacy(text) {
 	for (const part of text.split('&')) {
 		if (!part) continue;
 		const i = part.indexOf('=');
-		out[decodeURIComponent(part.slice(0, i).replace(/\+/g, ' '))] = decodeURIComponent(part.slice(i + 1).replace(/\+/g, ' ')).replace(/\n$/, '');
+		out[decodeURIComponent(part.slice(0, i).replace(/\+/g, ' '))] = decodeURIComponent(
+			part.slice(i + 1).replace(/\+/g, ' '),
+		).replace(/\n$/, '');
 	}
 	return out;
 }
@@ -149,7 +177,12 @@ class Client {
 	/** OAuth-signed command: path under /api ('v4/payout-check/1001'). */
 	oauth(pathUnderApi, params, o = {}) {
 		const url = `${this.api}/${pathUnderApi}`;
-		const h = oauthHeader({ method: o.method || (pathUnderApi.startsWith('v4/') ? 'RSA-SHA256' : 'HMAC-SHA1'), url: o.signUrl || url, params: o.signParams || params, ...o });
+		const h = oauthHeader({
+			method: o.method || (pathUnderApi.startsWith('v4/') ? 'RSA-SHA256' : 'HMAC-SHA1'),
+			url: o.signUrl || url,
+			params: o.signParams || params,
+			...o,
+		});
 		const body = o.bodyExtra ? { ...params, ...o.bodyExtra(h) } : params;
 		return this.post(pathUnderApi, body, { ...o, auth: h.header });
 	}
@@ -185,9 +218,16 @@ class Client {
 
 	/** A capture without an amount signs the order's amount and currency, read from the admin view. */
 	async followUp(cmd, orderid, cid, extra = {}, opts = {}) {
-		const order = cmd === 'capture' && !extra.amount && !opts.order ? await this.admin('GET', `orders/${orderid}`) : null;
-		const signedOrder = order && order.status === 200 ? { amount: order.data.amount, currency: order.data.currency } : opts.order;
-		return this.control(cmd, opts.id || 1001, { login: MERCHANT.login, client_orderid: cid, orderid, ...extra }, { ...opts, order: signedOrder });
+		const order =
+			cmd === 'capture' && !extra.amount && !opts.order ? await this.admin('GET', `orders/${orderid}`) : null;
+		const signedOrder =
+			order && order.status === 200 ? { amount: order.data.amount, currency: order.data.currency } : opts.order;
+		return this.control(
+			cmd,
+			opts.id || 1001,
+			{ login: MERCHANT.login, client_orderid: cid, orderid, ...extra },
+			{ ...opts, order: signedOrder },
+		);
 	}
 
 	async admin(method, p, body) {
@@ -221,7 +261,11 @@ class Client {
 	}
 
 	async postPage(url, fields) {
-		const r = await request(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+		const r = await request(url, {
+			method: 'POST',
+			headers: { 'content-type': 'application/x-www-form-urlencoded' },
+			body: new URLSearchParams(fields).toString(),
+		});
 		return { status: r.statusCode, text: await r.body.text() };
 	}
 }
@@ -229,7 +273,9 @@ class Client {
 /** Parse the first <form> in an HTML page: { method, action, fields }. */
 function parseForm(html) {
 	const unesc = (s) => s.replace(/&#(\d+);/g, (_, n) => String.fromCharCode(Number(n))).replace(/&amp;/g, '&');
-	const form = /<form[^>]*method="([^"]*)"[^>]*action="([^"]*)"/i.exec(html) || /<form[^>]*action="([^"]*)"[^>]*method="([^"]*)"/i.exec(html);
+	const form =
+		/<form[^>]*method="([^"]*)"[^>]*action="([^"]*)"/i.exec(html) ||
+		/<form[^>]*action="([^"]*)"[^>]*method="([^"]*)"/i.exec(html);
 	if (!form) return null;
 	const fields = {};
 	for (const m of html.matchAll(/<input[^>]*name="([^"]*)"[^>]*value="([^"]*)"/gi)) fields[unesc(m[1])] = unesc(m[2]);
@@ -237,5 +283,18 @@ function parseForm(html) {
 }
 
 module.exports = {
-	Client, MERCHANT, OTHER, CARD, CARD2, sha1, minor, withControl, oauthHeader, baseString, enc, parseLegacy, parseForm, Pool,
+	Client,
+	MERCHANT,
+	OTHER,
+	CARD,
+	CARD2,
+	sha1,
+	minor,
+	withControl,
+	oauthHeader,
+	baseString,
+	enc,
+	parseLegacy,
+	parseForm,
+	Pool,
 };

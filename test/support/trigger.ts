@@ -28,10 +28,18 @@ export interface Sandbox {
 }
 
 export async function openSandbox(): Promise<Sandbox> {
-	return (await startSandbox({ port: 0, quiet: true, verifier: 'node', callbackRetry: { attempts: 1, delaysMs: [50] } })) as Sandbox;
+	return (await startSandbox({
+		port: 0,
+		quiet: true,
+		verifier: 'node',
+		callbackRetry: { attempts: 1, delaysMs: [50] },
+	})) as Sandbox;
 }
 
-export function credentialsFor(sandboxUrl: string, overrides: Partial<Record<string, string>> = {}): Record<string, ICredentialDataDecryptedObject> {
+export function credentialsFor(
+	sandboxUrl: string,
+	overrides: Partial<Record<string, string>> = {},
+): Record<string, ICredentialDataDecryptedObject> {
 	return {
 		cardGatewayApi: {
 			baseUrl: `${sandboxUrl}/paynet`,
@@ -70,7 +78,11 @@ export class CallbackReceiver {
 	async start(): Promise<void> {
 		this.server = createServer((req, res) => {
 			const url = new URL(req.url ?? '/', 'http://receiver.invalid');
-			this.received.push({ method: req.method ?? '', queryString: url.search.slice(1), query: Object.fromEntries(url.searchParams) });
+			this.received.push({
+				method: req.method ?? '',
+				queryString: url.search.slice(1),
+				query: Object.fromEntries(url.searchParams),
+			});
 			res.writeHead(200, { 'Content-Type': 'text/plain' });
 			res.end('OK');
 		});
@@ -105,7 +117,10 @@ export function uniqueOrderId(prefix: string): string {
 }
 
 /** A form POST to the sandbox's API, asking for JSON. */
-export async function postForm(url: string, fields: Record<string, string>): Promise<{ status: number; json: Record<string, string> }> {
+export async function postForm(
+	url: string,
+	fields: Record<string, string>,
+): Promise<{ status: number; json: Record<string, string> }> {
 	const response = await fetch(url, {
 		method: 'POST',
 		headers: { Accept: JSON_ACCEPT, 'Content-Type': 'application/x-www-form-urlencoded' },
@@ -127,7 +142,11 @@ export async function clearFaults(sandbox: Sandbox): Promise<void> {
 	await fetch(`${sandbox.url}/sandbox/faults`, { method: 'DELETE' });
 }
 
-export async function statusOf(sandbox: Sandbox, clientOrderId: string, orderid: string): Promise<Record<string, string>> {
+export async function statusOf(
+	sandbox: Sandbox,
+	clientOrderId: string,
+	orderid: string,
+): Promise<Record<string, string>> {
 	const fields = { login: MERCHANT, client_orderid: clientOrderId, orderid };
 	const control = sha1(`${MERCHANT}${clientOrderId}${orderid}${MERCHANT_KEY}`);
 	return (await postForm(`${sandbox.url}/paynet/api/v2/status/${ENDPOINT}`, { ...fields, control })).json;
@@ -141,7 +160,14 @@ export interface Sale {
 /** A direct sale or preauth (card data in the request); polls status once so the sandbox finalises it. */
 export async function runSale(
 	sandbox: Sandbox,
-	options: { amount?: string; cvv?: string; serverCallbackUrl?: string; notifyUrl?: string; poll?: boolean; command?: 'sale' | 'preauth' } = {},
+	options: {
+		amount?: string;
+		cvv?: string;
+		serverCallbackUrl?: string;
+		notifyUrl?: string;
+		poll?: boolean;
+		command?: 'sale' | 'preauth';
+	} = {},
 ): Promise<Sale> {
 	const clientOrderId = uniqueOrderId('trg');
 	const amount = options.amount ?? '10.50';
@@ -170,7 +196,10 @@ export async function runSale(
 	};
 	if (options.serverCallbackUrl) fields.server_callback_url = options.serverCallbackUrl;
 	if (options.notifyUrl) fields.notify_url = options.notifyUrl;
-	const { status, json } = await postForm(`${sandbox.url}/paynet/api/v2/${options.command ?? 'sale'}/${ENDPOINT}`, fields);
+	const { status, json } = await postForm(
+		`${sandbox.url}/paynet/api/v2/${options.command ?? 'sale'}/${ENDPOINT}`,
+		fields,
+	);
 	if (status !== 200 || !json['paynet-order-id']) throw new Error(`sale refused: ${JSON.stringify(json)}`);
 	const sale = { clientOrderId, orderid: String(json['paynet-order-id']) };
 	if (options.poll !== false) await statusOf(sandbox, clientOrderId, sale.orderid);
@@ -180,7 +209,14 @@ export async function runSale(
 /** A (partial) return of an approved sale: a reversal, reported to the sale's notify_url. */
 export async function refund(sandbox: Sandbox, sale: Sale, amount: string): Promise<Record<string, string>> {
 	const minor = String(Math.round(Number(amount) * 100));
-	const fields = { login: MERCHANT, client_orderid: sale.clientOrderId, orderid: sale.orderid, amount, currency: 'USD', comment: 'trigger test refund' };
+	const fields = {
+		login: MERCHANT,
+		client_orderid: sale.clientOrderId,
+		orderid: sale.orderid,
+		amount,
+		currency: 'USD',
+		comment: 'trigger test refund',
+	};
 	const control = sha1(`${MERCHANT}${sale.clientOrderId}${sale.orderid}${minor}USD${MERCHANT_KEY}`);
 	const { status, json } = await postForm(`${sandbox.url}/paynet/api/v2/return/${ENDPOINT}`, { ...fields, control });
 	if (status !== 200) throw new Error(`return refused: ${JSON.stringify(json)}`);
@@ -269,7 +305,10 @@ export function getRequest(query: Record<string, string>): WebhookRequest {
 	return { method: 'GET', query };
 }
 
-export function formPost(fields: Record<string, string>, options: { parsed?: boolean; webhookName?: string } = {}): WebhookRequest {
+export function formPost(
+	fields: Record<string, string>,
+	options: { parsed?: boolean; webhookName?: string } = {},
+): WebhookRequest {
 	const raw = new URLSearchParams(fields).toString();
 	return {
 		method: 'POST',
@@ -327,7 +366,13 @@ export async function trigger(options: {
 	request: WebhookRequest;
 }): Promise<TriggerResult> {
 	const { value, logs } = await captureLogs(() =>
-		callWebhook({ nodeType: new CardGatewayTrigger(), typeName: TYPE_NAME, parameters: options.parameters, credentials: options.credentials, request: options.request }),
+		callWebhook({
+			nodeType: new CardGatewayTrigger(),
+			typeName: TYPE_NAME,
+			parameters: options.parameters,
+			credentials: options.credentials,
+			request: options.request,
+		}),
 	);
 	const items = (value.response.workflowData?.[0] ?? []).map((item) => item.json as Record<string, unknown>);
 	return { ...value, logs, items };

@@ -117,7 +117,11 @@ describe('genuine callbacks from the sandbox', () => {
 
 	it('POST form-urlencoded with the same fields gives the same item', async () => {
 		const get = await run(approved.callback.query);
-		const post = await trigger({ parameters: parameters(), credentials: credentialsFor(sandbox.url), request: formPost(approved.callback.query) });
+		const post = await trigger({
+			parameters: parameters(),
+			credentials: credentialsFor(sandbox.url),
+			request: formPost(approved.callback.query),
+		});
 		expectAcknowledged(post);
 		expect(post.items).toEqual([{ ...get.items[0], method: 'POST', receivedAt: expect.stringMatching(ISO_TIME) }]);
 	});
@@ -129,14 +133,30 @@ describe('genuine callbacks from the sandbox', () => {
 			request: formPost(approved.callback.query, { parsed: false }),
 		});
 		expectAcknowledged(post);
-		expect(post.items[0]).toMatchObject({ status: 'approved', orderid: approved.orderid, verified: true, method: 'POST' });
+		expect(post.items[0]).toMatchObject({
+			status: 'approved',
+			orderid: approved.orderid,
+			verified: true,
+			method: 'POST',
+		});
 		expect(post.items[0].raw).toEqual(approved.callback.query);
 	});
 
 	it('POST JSON with the same fields gives the same item', async () => {
-		const post = await trigger({ parameters: parameters(), credentials: credentialsFor(sandbox.url), request: jsonPost(approved.callback.query) });
+		const post = await trigger({
+			parameters: parameters(),
+			credentials: credentialsFor(sandbox.url),
+			request: jsonPost(approved.callback.query),
+		});
 		expectAcknowledged(post);
-		expect(post.items[0]).toMatchObject({ status: 'approved', type: 'sale', amount: '10.50', orderid: approved.orderid, verified: true, method: 'POST' });
+		expect(post.items[0]).toMatchObject({
+			status: 'approved',
+			type: 'sale',
+			amount: '10.50',
+			orderid: approved.orderid,
+			verified: true,
+			method: 'POST',
+		});
 	});
 
 	it('a declined sale (CVV 116) arrives with the error text', async () => {
@@ -172,7 +192,7 @@ describe('genuine callbacks from the sandbox', () => {
 });
 
 describe('signature checks', () => {
-	it('refuses the sandbox\'s wrong-control callback with 403 and logs it without card data', async () => {
+	it("refuses the sandbox's wrong-control callback with 403 and logs it without card data", async () => {
 		await addFault(sandbox, { kind: 'wrong-control-callback', op: 'sale' });
 		const forged = await saleWithCallback(sandbox, receiver, { amount: '5.00' });
 		const result = await run(forged.callback.query);
@@ -180,8 +200,16 @@ describe('signature checks', () => {
 		expect(result.headersSet['content-type']).toBe('text/plain; charset=utf-8');
 		const warnings = result.logs.filter((entry) => entry.level === 'warn');
 		expect(warnings).toHaveLength(1);
-		expect(warnings[0].message).toBe('Card Gateway Trigger: refused a callback (HTTP 403): the control signature does not match');
-		expect(warnings[0].metadata).toEqual({ method: 'GET', status: 'approved', type: 'sale', orderid: forged.orderid, client_orderid: forged.clientOrderId });
+		expect(warnings[0].message).toBe(
+			'Card Gateway Trigger: refused a callback (HTTP 403): the control signature does not match',
+		);
+		expect(warnings[0].metadata).toEqual({
+			method: 'GET',
+			status: 'approved',
+			type: 'sale',
+			orderid: forged.orderid,
+			client_orderid: forged.clientOrderId,
+		});
 	});
 
 	it('refuses a missing control', async () => {
@@ -206,8 +234,16 @@ describe('signature checks', () => {
 
 	it('refuses a tampered status or orderid', async () => {
 		expectRefused(await run({ ...approved.callback.query, status: 'declined' }), 403, 'Forbidden');
-		expectRefused(await run({ ...approved.callback.query, orderid: String(Number(approved.orderid) + 1) }), 403, 'Forbidden');
-		expectRefused(await run({ ...approved.callback.query, merchant_order: 'someone-else', client_orderid: 'someone-else' }), 403, 'Forbidden');
+		expectRefused(
+			await run({ ...approved.callback.query, orderid: String(Number(approved.orderid) + 1) }),
+			403,
+			'Forbidden',
+		);
+		expectRefused(
+			await run({ ...approved.callback.query, merchant_order: 'someone-else', client_orderid: 'someone-else' }),
+			403,
+			'Forbidden',
+		);
 	});
 
 	it('lets a tampered amount or type through: the signature does not cover them', async () => {
@@ -216,9 +252,12 @@ describe('signature checks', () => {
 		expect(result.items[0]).toMatchObject({ amount: '0.01', type: 'reversal', verified: true });
 	});
 
-	it('refuses a control made with another merchant\'s key', async () => {
+	it("refuses a control made with another merchant's key", async () => {
 		const { status, orderid, merchant_order } = approved.callback.query;
-		const result = await run({ ...approved.callback.query, control: callbackControl(status, orderid, merchant_order, OTHER_KEY) });
+		const result = await run({
+			...approved.callback.query,
+			control: callbackControl(status, orderid, merchant_order, OTHER_KEY),
+		});
 		expectRefused(result, 403, 'Forbidden');
 	});
 
@@ -229,7 +268,9 @@ describe('signature checks', () => {
 			request: getRequest(approved.callback.query),
 		});
 		expectRefused(result, 403, 'Forbidden');
-		expect(result.logs.find((entry) => entry.level === 'error')?.message).toContain('the credential has no merchant control key');
+		expect(result.logs.find((entry) => entry.level === 'error')?.message).toContain(
+			'the credential has no merchant control key',
+		);
 	});
 
 	it('with verification turned off, emits an unsigned callback marked verified: false', async () => {
@@ -254,7 +295,9 @@ describe('filters', () => {
 	});
 
 	it('emits when status and type match, or when "Any" type is chosen', async () => {
-		expect((await run(approved.callback.query, { statuses: ['approved'], transactionTypes: ['sale'] })).items).toHaveLength(1);
+		expect(
+			(await run(approved.callback.query, { statuses: ['approved'], transactionTypes: ['sale'] })).items,
+		).toHaveLength(1);
 		expect((await run(approved.callback.query, { transactionTypes: ['payout', 'any'] })).items).toHaveLength(1);
 	});
 });
@@ -264,15 +307,49 @@ describe('malformed requests', () => {
 
 	it.each([
 		['a GET without parameters', { method: 'GET' as const, query: {} }],
-		['a POST without a body', { method: 'POST' as const, body: {}, rawBody: '', headers: { 'content-type': 'application/x-www-form-urlencoded' } }],
-		['unparseable JSON', { method: 'POST' as const, body: {}, rawBody: '{"status": "approved",', headers: { 'content-type': 'application/json' } }],
+		[
+			'a POST without a body',
+			{
+				method: 'POST' as const,
+				body: {},
+				rawBody: '',
+				headers: { 'content-type': 'application/x-www-form-urlencoded' },
+			},
+		],
+		[
+			'unparseable JSON',
+			{
+				method: 'POST' as const,
+				body: {},
+				rawBody: '{"status": "approved",',
+				headers: { 'content-type': 'application/json' },
+			},
+		],
 		['a repeated parameter', { method: 'GET' as const, query: { status: ['approved', 'declined'] } as never }],
-		['a repeated form field', { method: 'POST' as const, body: {}, rawBody: 'status=approved&status=declined&orderid=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } }],
-		['an absurdly large body', { method: 'POST' as const, body: {}, rawBody: `status=${'a'.repeat(70_000)}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } }],
+		[
+			'a repeated form field',
+			{
+				method: 'POST' as const,
+				body: {},
+				rawBody: 'status=approved&status=declined&orderid=1',
+				headers: { 'content-type': 'application/x-www-form-urlencoded' },
+			},
+		],
+		[
+			'an absurdly large body',
+			{
+				method: 'POST' as const,
+				body: {},
+				rawBody: `status=${'a'.repeat(70_000)}`,
+				headers: { 'content-type': 'application/x-www-form-urlencoded' },
+			},
+		],
 	])('answers 400 to %s and starts nothing', async (_name, request) => {
 		const result = await trigger({ parameters: parameters(), credentials: credentials(), request });
 		expectRefused(result, 400, 'Bad Request');
-		expect(result.logs.find((entry) => entry.level === 'warn')?.message).toMatch(/^Card Gateway Trigger: refused a malformed callback \(HTTP 400\): /);
+		expect(result.logs.find((entry) => entry.level === 'warn')?.message).toMatch(
+			/^Card Gateway Trigger: refused a malformed callback \(HTTP 400\): /,
+		);
 	});
 });
 

@@ -50,8 +50,16 @@ afterEach(async () => clearFaults(sandbox));
 const EMIT_ONLY = { confirm: 'emitOnlyWhenConfirmed', confirmTimeout: 5 };
 const WITH_FLAG = { confirm: 'emitWithConfirmedFlag', confirmTimeout: 5 };
 
-const run = (query: Record<string, string>, overrides: Record<string, unknown>, credentialOverrides: Record<string, string> = {}) =>
-	trigger({ parameters: parameters(overrides as never), credentials: credentialsFor(sandbox.url, credentialOverrides), request: getRequest(query) });
+const run = (
+	query: Record<string, string>,
+	overrides: Record<string, unknown>,
+	credentialOverrides: Record<string, string> = {},
+) =>
+	trigger({
+		parameters: parameters(overrides as never),
+		credentials: credentialsFor(sandbox.url, credentialOverrides),
+		request: getRequest(query),
+	});
 
 function expectOk(result: TriggerResult) {
 	expect(result.status).toBe(200);
@@ -71,7 +79,7 @@ function expectRetryLater(result: TriggerResult, reason: string | RegExp) {
 }
 
 describe('when the gateway agrees', () => {
-	it('emits with confirmed: true and the gateway\'s own view of the order', async () => {
+	it("emits with confirmed: true and the gateway's own view of the order", async () => {
 		const result = await run(approved.callback.query, EMIT_ONLY);
 		expectOk(result);
 		expect(result.items).toHaveLength(1);
@@ -112,8 +120,13 @@ describe('when the gateway disagrees', () => {
 		expect(result.response).toEqual({ noWebhookResponse: true });
 		expect(result.items).toEqual([]);
 		const warning = result.logs.find((entry) => entry.level === 'warn');
-		expect(warning?.message).toBe('Card Gateway Trigger: the status query does not confirm the callback; acknowledged, nothing started');
-		expect(warning?.metadata).toMatchObject({ orderid: approved.orderid, mismatches: ['amount: callback "0.01", gateway "10.50"'] });
+		expect(warning?.message).toBe(
+			'Card Gateway Trigger: the status query does not confirm the callback; acknowledged, nothing started',
+		);
+		expect(warning?.metadata).toMatchObject({
+			orderid: approved.orderid,
+			mismatches: ['amount: callback "0.01", gateway "10.50"'],
+		});
 	});
 
 	it('Emit With Confirmed Flag: emits the tampered callback with confirmed: false and the mismatch', async () => {
@@ -121,7 +134,11 @@ describe('when the gateway disagrees', () => {
 		expectOk(result);
 		expect(result.items).toHaveLength(1);
 		expect(result.items[0]).toMatchObject({ amount: '0.01', verified: true, confirmed: false });
-		expect(result.items[0].confirmation).toMatchObject({ found: true, amount: '10.50', mismatches: ['amount: callback "0.01", gateway "10.50"'] });
+		expect(result.items[0].confirmation).toMatchObject({
+			found: true,
+			amount: '10.50',
+			mismatches: ['amount: callback "0.01", gateway "10.50"'],
+		});
 	});
 
 	it('a signed callback for an order the gateway does not know is refuted', async () => {
@@ -141,7 +158,11 @@ describe('when the gateway disagrees', () => {
 		const flagged = await run(query, WITH_FLAG);
 		expectOk(flagged);
 		expect(flagged.items[0]).toMatchObject({ confirmed: false });
-		expect(flagged.items[0].confirmation).toMatchObject({ found: false, status: 'error', errorMessage: 'Order not found' });
+		expect(flagged.items[0].confirmation).toMatchObject({
+			found: false,
+			status: 'error',
+			errorMessage: 'Order not found',
+		});
 		expect((flagged.items[0].confirmation as { mismatches: string[] }).mismatches).toEqual([
 			'order not found',
 			'status: callback "approved", gateway "error"',
@@ -166,7 +187,12 @@ describe('orders with a later transaction (notify_url)', () => {
 
 	it('the sandbox reports the partial refund to notify_url as a reversal', () => {
 		expect(saleCallback.query).toMatchObject({ type: 'sale', amount: '10.50', status: 'approved' });
-		expect(reversalCallback.query).toMatchObject({ type: 'reversal', amount: '3.00', status: 'approved', orderid: sale.orderid });
+		expect(reversalCallback.query).toMatchObject({
+			type: 'reversal',
+			amount: '3.00',
+			status: 'approved',
+			orderid: sale.orderid,
+		});
 	});
 
 	it('does not confirm a reversal: its own amount cannot be checked against the order amount (issue #13, item 1)', async () => {
@@ -178,7 +204,9 @@ describe('orders with a later transaction (notify_url)', () => {
 			transactionType: 'reversal',
 			amount: '7.50',
 			amountChecked: false,
-			mismatches: ['amount: callback "3.00" cannot be compared: after a reversal the status reports the order\'s amount ("7.50")'],
+			mismatches: [
+				'amount: callback "3.00" cannot be compared: after a reversal the status reports the order\'s amount ("7.50")',
+			],
 		});
 		const emitOnly = await run(reversalCallback.query, EMIT_ONLY);
 		expectOk(emitOnly);
@@ -239,12 +267,20 @@ describe('when the gateway gives no definite answer: 503, nothing started, the g
 	});
 
 	it('the confirmation is not attempted for a callback that fails verification (403 first)', async () => {
-		const result = await run({ ...approved.callback.query, status: 'declined' }, { ...EMIT_ONLY }, { baseUrl: `http://127.0.0.1:${closedPort}/paynet` });
+		const result = await run(
+			{ ...approved.callback.query, status: 'declined' },
+			{ ...EMIT_ONLY },
+			{ baseUrl: `http://127.0.0.1:${closedPort}/paynet` },
+		);
 		expect(result.status).toBe(403);
 	});
 
 	it('nor for a callback the filters drop (200, no query)', async () => {
-		const result = await run(approved.callback.query, { ...EMIT_ONLY, statuses: ['declined'] }, { baseUrl: `http://127.0.0.1:${closedPort}/paynet` });
+		const result = await run(
+			approved.callback.query,
+			{ ...EMIT_ONLY, statuses: ['declined'] },
+			{ baseUrl: `http://127.0.0.1:${closedPort}/paynet` },
+		);
 		expectOk(result);
 		expect(result.items).toEqual([]);
 	});

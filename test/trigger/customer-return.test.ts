@@ -35,7 +35,10 @@ const send = (fields: Record<string, string>, params = enabled(), method: 'POST'
 	trigger({
 		parameters: params,
 		credentials: credentialsFor(sandbox.url),
-		request: method === 'POST' ? formPost(fields, { webhookName: 'setup' }) : { method: 'GET', query: fields, webhookName: 'setup' },
+		request:
+			method === 'POST'
+				? formPost(fields, { webhookName: 'setup' })
+				: { method: 'GET', query: fields, webhookName: 'setup' },
 	});
 
 function expectRedirect(result: TriggerResult, to: string) {
@@ -96,7 +99,11 @@ describe('customer return after a hosted form', () => {
 	});
 
 	it('after 3-D Secure (CVV 321, ACS password "hint"): success', async () => {
-		const { fields, action } = await hostedFormReturn(sandbox, { cvv: '321', acsPassword: 'hint', redirectUrl: RETURN_URL });
+		const { fields, action } = await hostedFormReturn(sandbox, {
+			cvv: '321',
+			acsPassword: 'hint',
+			redirectUrl: RETURN_URL,
+		});
 		expect(action).toBe(RETURN_URL);
 		expect(fields.status).toBe('approved');
 		expectRedirect(await send(fields), SUCCESS);

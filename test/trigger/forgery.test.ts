@@ -25,11 +25,16 @@ let sandbox: Sandbox;
 const receiver = new CallbackReceiver();
 const genuine: Record<string, CapturedCallback> = {};
 
-const post = async (command: string, fields: Record<string, string>) => (await postForm(`${sandbox.url}/paynet/api/v2/${command}/${ENDPOINT}`, fields)).json;
+const post = async (command: string, fields: Record<string, string>) =>
+	(await postForm(`${sandbox.url}/paynet/api/v2/${command}/${ENDPOINT}`, fields)).json;
 
 /** A preauth of 20.00 reported to notify_url, then captured: the genuine preauth and capture callbacks. */
 async function preauthAndCapture(): Promise<void> {
-	const { clientOrderId, orderid } = await runSale(sandbox, { amount: '20.00', notifyUrl: receiver.url, command: 'preauth' });
+	const { clientOrderId, orderid } = await runSale(sandbox, {
+		amount: '20.00',
+		notifyUrl: receiver.url,
+		command: 'preauth',
+	});
 	[genuine.preauth] = await receiver.waitFor(orderid, 1);
 	await post('capture', {
 		login: MERCHANT,
@@ -58,15 +63,22 @@ afterAll(async () => {
 	await receiver.close();
 });
 
-const MODES = { emitOnly: { confirm: 'emitOnlyWhenConfirmed', confirmTimeout: 5 }, withFlag: { confirm: 'emitWithConfirmedFlag', confirmTimeout: 5 } };
+const MODES = {
+	emitOnly: { confirm: 'emitOnlyWhenConfirmed', confirmTimeout: 5 },
+	withFlag: { confirm: 'emitWithConfirmedFlag', confirmTimeout: 5 },
+};
 const run = (query: Record<string, string>, mode: Record<string, unknown>, request = getRequest(query)) =>
 	trigger({ parameters: parameters(mode as never), credentials: credentialsFor(sandbox.url), request });
 
-const without = (query: Record<string, string>, name: string) => Object.fromEntries(Object.entries(query).filter(([key]) => key !== name));
+const without = (query: Record<string, string>, name: string) =>
+	Object.fromEntries(Object.entries(query).filter(([key]) => key !== name));
 
 /** Forgeries of a genuine callback that keep its valid control. */
 const FORGERIES: Array<[string, (query: Record<string, string>) => Record<string, string>]> = [
-	['type removed, transaction-type=sale, amount 9999.00 (the reported attack)', (q) => ({ ...without(q, 'type'), 'transaction-type': 'sale', amount: '9999.00' })],
+	[
+		'type removed, transaction-type=sale, amount 9999.00 (the reported attack)',
+		(q) => ({ ...without(q, 'type'), 'transaction-type': 'sale', amount: '9999.00' }),
+	],
 	['type removed, transaction_type=sale', (q) => ({ ...without(q, 'type'), transaction_type: 'sale' })],
 	['type removed', (q) => without(q, 'type')],
 	['type changed to sale, amount raised', (q) => ({ ...q, type: 'sale', amount: '9999.00' })],
@@ -113,11 +125,26 @@ describe('item 1: a forged callback is never confirmed', () => {
 
 describe('item 12: every ID the item reports is exactly the signed value', () => {
 	it.each([
-		['client_orderid with a trailing space', (q: Record<string, string>) => ({ ...q, client_orderid: `${q.merchant_order} ` })],
-		['client_orderid with a leading space', (q: Record<string, string>) => ({ ...q, client_orderid: ` ${q.merchant_order}` })],
-		['merchant-order-id in another case', (q: Record<string, string>) => ({ ...q, 'merchant-order-id': q.merchant_order.toUpperCase() })],
-		['paynet-order-id with a trailing space', (q: Record<string, string>) => ({ ...q, 'paynet-order-id': `${q.orderid} ` })],
-		['paynet-order-id with a leading zero', (q: Record<string, string>) => ({ ...q, 'paynet-order-id': `0${q.orderid}` })],
+		[
+			'client_orderid with a trailing space',
+			(q: Record<string, string>) => ({ ...q, client_orderid: `${q.merchant_order} ` }),
+		],
+		[
+			'client_orderid with a leading space',
+			(q: Record<string, string>) => ({ ...q, client_orderid: ` ${q.merchant_order}` }),
+		],
+		[
+			'merchant-order-id in another case',
+			(q: Record<string, string>) => ({ ...q, 'merchant-order-id': q.merchant_order.toUpperCase() }),
+		],
+		[
+			'paynet-order-id with a trailing space',
+			(q: Record<string, string>) => ({ ...q, 'paynet-order-id': `${q.orderid} ` }),
+		],
+		[
+			'paynet-order-id with a leading zero',
+			(q: Record<string, string>) => ({ ...q, 'paynet-order-id': `0${q.orderid}` }),
+		],
 	])('%s: 403', async (_name, forge) => {
 		const result = await run(forge(genuine.sale.query), { confirm: 'off' });
 		expect(result.status).toBe(403);
@@ -137,7 +164,18 @@ describe('items 8 and 9: unreadable requests and card data in signed callbacks',
 		expect(result.items).toEqual([]);
 	});
 
-	const spellings = ['4444555566661111', '4444-5555-6666-1111', 'ref4444555566661111x', 'pan_4444555566661111', '4444.5555.6666.1111', '4444/5555/6666/1111', '4444\u00a05555\u00a06666\u00a01111', '4444  5555  6666  1111', '44445555 66661111', '４４４４５５５５６６６６１１１１'];
+	const spellings = [
+		'4444555566661111',
+		'4444-5555-6666-1111',
+		'ref4444555566661111x',
+		'pan_4444555566661111',
+		'4444.5555.6666.1111',
+		'4444/5555/6666/1111',
+		'4444\u00a05555\u00a06666\u00a01111',
+		'4444  5555  6666  1111',
+		'44445555 66661111',
+		'４４４４５５５５６６６６１１１１',
+	];
 
 	it.each(spellings)('a signed callback carrying %j anywhere is emitted without it', async (spelling) => {
 		const orderid = '900001';

@@ -13,7 +13,11 @@ import { TYPE_NAME, captureLogs } from '../support/trigger';
 
 const WEBHOOK_ID = '6b0c1f4e-0003-4000-8000-0000000000bb';
 
-function hookContext(options: { baseUrl: string; parameters?: INode['parameters']; webhookName?: 'default' | 'setup' }) {
+function hookContext(options: {
+	baseUrl: string;
+	parameters?: INode['parameters'];
+	webhookName?: 'default' | 'setup';
+}) {
 	const nodeType = new CardGatewayTrigger();
 	const node: INode = {
 		id: 'trigger',
@@ -31,7 +35,10 @@ function hookContext(options: { baseUrl: string; parameters?: INode['parameters'
 		getKnownTypes: () => ({}),
 	} as unknown as INodeTypes;
 	const workflow = new Workflow({ id: 'wf-1', nodes: [node], connections: {}, nodeTypes, active: true, settings: {} });
-	const additionalData = { webhookBaseUrl: options.baseUrl, webhookTestBaseUrl: options.baseUrl.replace('/webhook', '/webhook-test') } as unknown as IWorkflowExecuteAdditionalData;
+	const additionalData = {
+		webhookBaseUrl: options.baseUrl,
+		webhookTestBaseUrl: options.baseUrl.replace('/webhook', '/webhook-test'),
+	} as unknown as IWorkflowExecuteAdditionalData;
 	const name = options.webhookName ?? 'default';
 	const webhookData = {
 		httpMethod: 'GET',
@@ -41,7 +48,14 @@ function hookContext(options: { baseUrl: string; parameters?: INode['parameters'
 		workflowId: workflow.id,
 		workflowExecuteAdditionalData: additionalData,
 	};
-	const ctx = new HookContext(workflow, workflow.getNode(node.name)!, additionalData, 'trigger', 'activate', webhookData as never);
+	const ctx = new HookContext(
+		workflow,
+		workflow.getNode(node.name)!,
+		additionalData,
+		'trigger',
+		'activate',
+		webhookData as never,
+	);
 	return { ctx, methods: nodeType.webhookMethods.default };
 }
 
@@ -62,7 +76,8 @@ describe('webhookMethods', () => {
 			},
 			{
 				level: 'info',
-				message: 'Card Gateway Trigger: deactivated; the gateway keeps calling the old URL until it is removed from its requests',
+				message:
+					'Card Gateway Trigger: deactivated; the gateway keeps calling the old URL until it is removed from its requests',
 				metadata: undefined,
 			},
 		]);
@@ -72,20 +87,36 @@ describe('webhookMethods', () => {
 		const { ctx, methods } = hookContext({ baseUrl: 'http://localhost:5678/webhook' });
 		const { logs } = await captureLogs(() => methods.create.call(ctx as never));
 		expect(logs.map((entry) => [entry.level, entry.message])).toEqual([
-			['info', `Card Gateway Trigger: give the gateway http://localhost:5678/webhook/${WEBHOOK_ID}/callback as server_callback_url or notify_url; nothing is registered automatically`],
-			['warn', 'Card Gateway Trigger: the callback URL uses port 5678; the gateway only calls ports 80, 443, 8080, 8443'],
+			[
+				'info',
+				`Card Gateway Trigger: give the gateway http://localhost:5678/webhook/${WEBHOOK_ID}/callback as server_callback_url or notify_url; nothing is registered automatically`,
+			],
+			[
+				'warn',
+				'Card Gateway Trigger: the callback URL uses port 5678; the gateway only calls ports 80, 443, 8080, 8443',
+			],
 		]);
 	});
 
 	it('accepts port 8443 silently and also logs the return URL when customer returns are handled', async () => {
 		const { ctx, methods } = hookContext({
 			baseUrl: 'https://n8n.example.com:8443/webhook',
-			parameters: { customerReturn: true, successUrl: 'https://shop.example.com/ok', failureUrl: 'https://shop.example.com/ko' },
+			parameters: {
+				customerReturn: true,
+				successUrl: 'https://shop.example.com/ok',
+				failureUrl: 'https://shop.example.com/ko',
+			},
 		});
 		const { logs } = await captureLogs(() => methods.create.call(ctx as never));
 		expect(logs.map((entry) => [entry.level, entry.message])).toEqual([
-			['info', `Card Gateway Trigger: give the gateway https://n8n.example.com:8443/webhook/${WEBHOOK_ID}/callback as server_callback_url or notify_url; nothing is registered automatically`],
-			['info', `Card Gateway Trigger: give the gateway https://n8n.example.com:8443/webhook/${WEBHOOK_ID}/return as redirect_url`],
+			[
+				'info',
+				`Card Gateway Trigger: give the gateway https://n8n.example.com:8443/webhook/${WEBHOOK_ID}/callback as server_callback_url or notify_url; nothing is registered automatically`,
+			],
+			[
+				'info',
+				`Card Gateway Trigger: give the gateway https://n8n.example.com:8443/webhook/${WEBHOOK_ID}/return as redirect_url`,
+			],
 		]);
 	});
 });
@@ -93,7 +124,7 @@ describe('webhookMethods', () => {
 describe('description', () => {
 	const { description } = new CardGatewayTrigger();
 
-	it('is a trigger with no inputs, the action node\'s icons and a required credential', () => {
+	it("is a trigger with no inputs, the action node's icons and a required credential", () => {
 		expect(description).toMatchObject({
 			displayName: 'Card Gateway Trigger',
 			name: 'cardGatewayTrigger',
@@ -108,7 +139,15 @@ describe('description', () => {
 	});
 
 	it('listens with GET and POST on /callback and on /return, answering on receipt', () => {
-		expect(description.webhooks!.map((hook) => [hook.name, hook.httpMethod, hook.path, hook.responseMode, hook.responseData])).toEqual([
+		expect(
+			description.webhooks!.map((hook) => [
+				hook.name,
+				hook.httpMethod,
+				hook.path,
+				hook.responseMode,
+				hook.responseData,
+			]),
+		).toEqual([
 			['default', 'GET', 'callback', 'onReceived', 'OK'],
 			['default', 'POST', 'callback', 'onReceived', 'OK'],
 			['setup', 'POST', 'return', 'onReceived', 'noData'],
@@ -124,13 +163,19 @@ describe('description', () => {
 		expect(notice.type).toBe('notice');
 		expect(notice.displayName).toContain('still passes the signature check');
 		const confirm = description.properties.find((property) => property.name === 'confirm')!;
-		expect(confirm.options!.map((option) => ('value' in option ? option.value : undefined))).toEqual(['off', 'emitOnlyWhenConfirmed', 'emitWithConfirmedFlag']);
+		expect(confirm.options!.map((option) => ('value' in option ? option.value : undefined))).toEqual([
+			'off',
+			'emitOnlyWhenConfirmed',
+			'emitWithConfirmedFlag',
+		]);
 		const urlNotice = description.properties.find((property) => property.name === 'callbackUrlNotice')!;
 		expect(urlNotice.displayName).toContain('80, 443, 8080 and 8443');
 	});
 
 	it('has a codex file naming the package-prefixed node type', () => {
-		const codex = JSON.parse(readFileSync(join(__dirname, '../../nodes/CardGatewayTrigger/CardGatewayTrigger.node.json'), 'utf8'));
+		const codex = JSON.parse(
+			readFileSync(join(__dirname, '../../nodes/CardGatewayTrigger/CardGatewayTrigger.node.json'), 'utf8'),
+		);
 		expect(codex).toEqual({
 			node: 'n8n-nodes-card-gateway.cardGatewayTrigger',
 			nodeVersion: '1.0',
@@ -145,9 +190,19 @@ describe('description', () => {
 });
 
 describe('statelessness (queue mode)', () => {
-	it('the trigger\'s modules keep no mutable module-level state', () => {
+	it("the trigger's modules keep no mutable module-level state", () => {
 		const folder = join(__dirname, '../../nodes/CardGatewayTrigger');
-		for (const file of ['CardGatewayTrigger.node.ts', 'confirm.ts', 'description.ts', 'fields.ts', 'filters.ts', 'handle.ts', 'normalise.ts', 'respond.ts', 'verify.ts']) {
+		for (const file of [
+			'CardGatewayTrigger.node.ts',
+			'confirm.ts',
+			'description.ts',
+			'fields.ts',
+			'filters.ts',
+			'handle.ts',
+			'normalise.ts',
+			'respond.ts',
+			'verify.ts',
+		]) {
 			const source = readFileSync(join(folder, file), 'utf8');
 			expect({ file, topLevelLet: /^(export )?(let|var) /m.test(source) }).toEqual({ file, topLevelLet: false });
 			expect({ file, staticData: source.includes('getWorkflowStaticData') }).toEqual({ file, staticData: false });

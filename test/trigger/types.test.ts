@@ -20,7 +20,12 @@ it('the offered trigger is not folded into the action entry; the legacy one is h
 	expect(offered.name.replace('Trigger', '')).not.toBe(action.name);
 	expect(legacy.hidden).toBe(true);
 	expect(offered.hidden).toBeUndefined();
-	expect(offered).toMatchObject({ name: 'cardGatewayEventTrigger', displayName: 'Card Gateway Trigger', version: 2, group: ['trigger'] });
+	expect(offered).toMatchObject({
+		name: 'cardGatewayEventTrigger',
+		displayName: 'Card Gateway Trigger',
+		version: 2,
+		group: ['trigger'],
+	});
 	const sameParts = (description: typeof legacy) => ({ ...description, name: '', version: 0, hidden: undefined });
 	expect(sameParts(offered)).toEqual(sameParts(legacy));
 	expect(action.description).not.toBe(offered.description);
@@ -30,8 +35,15 @@ it('the offered trigger is not folded into the action entry; the legacy one is h
 
 it('both types are in the package, each with its codex file', () => {
 	const pkg = JSON.parse(readFileSync(path.join(__dirname, '../../package.json'), 'utf8'));
-	expect(pkg.n8n.nodes).toEqual(expect.arrayContaining(['dist/nodes/CardGatewayTrigger/CardGatewayTrigger.node.js', 'dist/nodes/CardGatewayEventTrigger/CardGatewayEventTrigger.node.js']));
-	const codex = JSON.parse(readFileSync(path.join(__dirname, '../../nodes/CardGatewayEventTrigger/CardGatewayEventTrigger.node.json'), 'utf8'));
+	expect(pkg.n8n.nodes).toEqual(
+		expect.arrayContaining([
+			'dist/nodes/CardGatewayTrigger/CardGatewayTrigger.node.js',
+			'dist/nodes/CardGatewayEventTrigger/CardGatewayEventTrigger.node.js',
+		]),
+	);
+	const codex = JSON.parse(
+		readFileSync(path.join(__dirname, '../../nodes/CardGatewayEventTrigger/CardGatewayEventTrigger.node.json'), 'utf8'),
+	);
 	expect(codex.node).toBe('n8n-nodes-card-gateway.cardGatewayEventTrigger');
 	expect(codex.alias).toEqual(expect.arrayContaining(['PaynetEasy', 'payment callback']));
 });
@@ -43,5 +55,7 @@ it('the panel lists each URL once, and /return only while Handle Customer Return
 		['callback', true, undefined],
 		['return', true, '={{ !$parameter["customerReturn"] }}'],
 	]);
-	expect((offered.properties.find((p) => p.name === 'callbackUrlNotice')!.displayName)).toContain("/webhook/&lt;this trigger's ID&gt;/callback");
+	expect(offered.properties.find((p) => p.name === 'callbackUrlNotice')!.displayName).toContain(
+		"/webhook/&lt;this trigger's ID&gt;/callback",
+	);
 });

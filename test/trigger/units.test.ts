@@ -7,7 +7,13 @@ import { claimOf, clampTimeout, interpretStatusOutcome } from '../../nodes/CardG
 import { sameAmount } from '../../nodes/shared/protocol/amount';
 import { readCallbackFields, REQUEST_LIMITS } from '../../nodes/CardGatewayTrigger/fields';
 import { passesFilters } from '../../nodes/CardGatewayTrigger/filters';
-import { logSummary, normaliseCallback, safeBin, safeLastFour, typeKey } from '../../nodes/CardGatewayTrigger/normalise';
+import {
+	logSummary,
+	normaliseCallback,
+	safeBin,
+	safeLastFour,
+	typeKey,
+} from '../../nodes/CardGatewayTrigger/normalise';
 import { effectivePort, redirectTarget } from '../../nodes/CardGatewayTrigger/respond';
 import { verifyCallback } from '../../nodes/CardGatewayTrigger/verify';
 import type { GatewayOutcome } from '../../nodes/shared/transport';
@@ -20,7 +26,12 @@ const signed = { ...base, control: sha1(`approved314201905${KEY}`) };
 
 describe('verifyCallback', () => {
 	it('accepts the published C2 vector (hosted-fields callback test)', () => {
-		const fields = { status: 'approved', orderid: '1234567', merchant_order: 'hf-abc', control: '652ace404c4dfe8bba069ecee594ec23a89340e1' };
+		const fields = {
+			status: 'approved',
+			orderid: '1234567',
+			merchant_order: 'hf-abc',
+			control: '652ace404c4dfe8bba069ecee594ec23a89340e1',
+		};
 		expect(verifyCallback(fields, 'test-merchant-control')).toEqual({ genuine: true });
 	});
 
@@ -38,9 +49,18 @@ describe('verifyCallback', () => {
 	it('names why a control is refused', () => {
 		expect(verifyCallback(base, KEY)).toEqual({ genuine: false, reason: 'no-control' });
 		expect(verifyCallback({ ...signed, control: '   ' }, KEY)).toEqual({ genuine: false, reason: 'no-control' });
-		expect(verifyCallback({ ...signed, control: signed.control.slice(0, 39) }, KEY)).toEqual({ genuine: false, reason: 'malformed-control' });
-		expect(verifyCallback({ ...signed, control: `${signed.control}0` }, KEY)).toEqual({ genuine: false, reason: 'malformed-control' });
-		expect(verifyCallback({ ...signed, control: 'z'.repeat(40) }, KEY)).toEqual({ genuine: false, reason: 'malformed-control' });
+		expect(verifyCallback({ ...signed, control: signed.control.slice(0, 39) }, KEY)).toEqual({
+			genuine: false,
+			reason: 'malformed-control',
+		});
+		expect(verifyCallback({ ...signed, control: `${signed.control}0` }, KEY)).toEqual({
+			genuine: false,
+			reason: 'malformed-control',
+		});
+		expect(verifyCallback({ ...signed, control: 'z'.repeat(40) }, KEY)).toEqual({
+			genuine: false,
+			reason: 'malformed-control',
+		});
 		expect(verifyCallback(signed, '')).toEqual({ genuine: false, reason: 'no-control-key' });
 		expect(verifyCallback(signed, undefined)).toEqual({ genuine: false, reason: 'no-control-key' });
 		expect(verifyCallback(signed, 'another-key')).toEqual({ genuine: false, reason: 'mismatch' });
@@ -66,18 +86,48 @@ describe('readCallbackFields', () => {
 	it('reads a parsed form body, or the raw body when n8n did not parse it', () => {
 		const raw = 'status=approved&orderid=1&error_message=Insufficient+funds';
 		const expected = { status: 'approved', orderid: '1', error_message: 'Insufficient funds' };
-		expect(readCallbackFields({ method: 'POST', body: expected, rawBody: raw, contentType: 'application/x-www-form-urlencoded' })).toMatchObject({ ok: true, fields: expected, source: 'form' });
-		expect(readCallbackFields({ method: 'POST', body: {}, rawBody: Buffer.from(raw), contentType: 'application/x-www-form-urlencoded' })).toMatchObject({ ok: true, fields: expected, source: 'form' });
-		expect(readCallbackFields({ method: 'POST', body: raw, contentType: 'text/plain' })).toMatchObject({ ok: true, fields: expected });
+		expect(
+			readCallbackFields({
+				method: 'POST',
+				body: expected,
+				rawBody: raw,
+				contentType: 'application/x-www-form-urlencoded',
+			}),
+		).toMatchObject({ ok: true, fields: expected, source: 'form' });
+		expect(
+			readCallbackFields({
+				method: 'POST',
+				body: {},
+				rawBody: Buffer.from(raw),
+				contentType: 'application/x-www-form-urlencoded',
+			}),
+		).toMatchObject({ ok: true, fields: expected, source: 'form' });
+		expect(readCallbackFields({ method: 'POST', body: raw, contentType: 'text/plain' })).toMatchObject({
+			ok: true,
+			fields: expected,
+		});
 	});
 
 	it('reads JSON (numbers become strings) and parses a raw JSON body', () => {
-		expect(readCallbackFields({ method: 'POST', body: { status: 'approved', amount: 10.5 }, contentType: 'application/json' })).toEqual({
+		expect(
+			readCallbackFields({
+				method: 'POST',
+				body: { status: 'approved', amount: 10.5 },
+				contentType: 'application/json',
+			}),
+		).toEqual({
 			ok: true,
 			source: 'json',
 			fields: { status: 'approved', amount: '10.5' },
 		});
-		expect(readCallbackFields({ method: 'POST', body: {}, rawBody: '{"status":"declined"}', contentType: 'application/json; charset=utf-8' })).toEqual({
+		expect(
+			readCallbackFields({
+				method: 'POST',
+				body: {},
+				rawBody: '{"status":"declined"}',
+				contentType: 'application/json; charset=utf-8',
+			}),
+		).toEqual({
 			ok: true,
 			source: 'json',
 			fields: { status: 'declined' },
@@ -85,21 +135,44 @@ describe('readCallbackFields', () => {
 	});
 
 	it('uses the query string of a POST whose body is empty', () => {
-		expect(readCallbackFields({ method: 'POST', body: {}, rawBody: '', query: { status: 'approved' } })).toMatchObject({ ok: true, source: 'query' });
+		expect(readCallbackFields({ method: 'POST', body: {}, rawBody: '', query: { status: 'approved' } })).toMatchObject({
+			ok: true,
+			source: 'query',
+		});
 	});
 
 	it.each([
 		['GET without parameters', { method: 'GET', query: {} }, 'no parameters'],
 		['POST without a body', { method: 'POST', body: {}, rawBody: '' }, 'no parameters'],
-		['unparseable JSON', { method: 'POST', body: {}, rawBody: '{"status":', contentType: 'application/json' }, 'not valid JSON'],
+		[
+			'unparseable JSON',
+			{ method: 'POST', body: {}, rawBody: '{"status":', contentType: 'application/json' },
+			'not valid JSON',
+		],
 		['a JSON array', { method: 'POST', body: {}, rawBody: '[1,2]', contentType: 'application/json' }, 'not an object'],
 		['a repeated query parameter', { method: 'GET', query: { status: ['approved', 'declined'] } }, 'repeated'],
 		['a repeated form parameter', { method: 'POST', body: {}, rawBody: 'status=approved&status=declined' }, 'repeated'],
-		['a nested parameter', { method: 'POST', body: { status: { $ne: 'x' } }, contentType: 'application/json' }, 'nested'],
+		[
+			'a nested parameter',
+			{ method: 'POST', body: { status: { $ne: 'x' } }, contentType: 'application/json' },
+			'nested',
+		],
 		['an odd parameter name', { method: 'GET', query: { 'status<script>': 'x' } }, 'not acceptable'],
-		['a very long value', { method: 'GET', query: { status: 'a'.repeat(REQUEST_LIMITS.maxValueLength + 1) } }, 'longer than'],
-		['too many parameters', { method: 'GET', query: Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`f${i}`, 'x'])) }, '101 parameters'],
-		['an oversized body', { method: 'POST', body: {}, rawBody: Buffer.alloc(REQUEST_LIMITS.maxBodyBytes + 1, 'a') }, 'larger than'],
+		[
+			'a very long value',
+			{ method: 'GET', query: { status: 'a'.repeat(REQUEST_LIMITS.maxValueLength + 1) } },
+			'longer than',
+		],
+		[
+			'too many parameters',
+			{ method: 'GET', query: Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`f${i}`, 'x'])) },
+			'101 parameters',
+		],
+		[
+			'an oversized body',
+			{ method: 'POST', body: {}, rawBody: Buffer.alloc(REQUEST_LIMITS.maxBodyBytes + 1, 'a') },
+			'larger than',
+		],
 	])('refuses %s', (_name, request, reason) => {
 		const outcome = readCallbackFields(request as never);
 		expect(outcome.ok).toBe(false);
@@ -136,7 +209,13 @@ describe('normaliseCallback', () => {
 	};
 
 	it('maps the gateway names to the item fields and keeps the masked raw map', () => {
-		const item = normaliseCallback(real, { event: 'serverCallback', method: 'get', receivedAt: '2026-11-21T10:00:00.000Z', verified: true, secrets: [KEY] });
+		const item = normaliseCallback(real, {
+			event: 'serverCallback',
+			method: 'get',
+			receivedAt: '2026-11-21T10:00:00.000Z',
+			verified: true,
+			secrets: [KEY],
+		});
 		expect(item).toEqual({
 			event: 'serverCallback',
 			status: 'approved',
@@ -187,7 +266,13 @@ describe('normaliseCallback', () => {
 			error_message: `Card 4444 5555 6666 1111 refused, key ${KEY}`,
 			cvv2: '123',
 		};
-		const item = normaliseCallback(hostile, { event: 'serverCallback', method: 'GET', receivedAt: 't', verified: true, secrets: [KEY] });
+		const item = normaliseCallback(hostile, {
+			event: 'serverCallback',
+			method: 'GET',
+			receivedAt: 't',
+			verified: true,
+			secrets: [KEY],
+		});
 		const text = JSON.stringify(item);
 		expect(text).not.toMatch(/4444555566661111|4444 5555 6666 1111/);
 		expect(text).not.toContain(KEY);
@@ -207,7 +292,12 @@ describe('normaliseCallback', () => {
 	});
 
 	it('summarises a request for the log without card data or keys', () => {
-		expect(logSummary({ ...real, error_message: KEY }, [KEY])).toEqual({ status: 'approved', type: 'preauth', orderid: '314201', client_orderid: '905' });
+		expect(logSummary({ ...real, error_message: KEY }, [KEY])).toEqual({
+			status: 'approved',
+			type: 'preauth',
+			orderid: '314201',
+			client_orderid: '905',
+		});
 	});
 });
 
@@ -217,8 +307,12 @@ describe('passesFilters', () => {
 	});
 
 	it('filters by status', () => {
-		expect(passesFilters({ status: 'approved', type: 'sale' }, { statuses: ['approved'], transactionTypes: [] })).toBe(true);
-		expect(passesFilters({ status: 'declined', type: 'sale' }, { statuses: ['approved', 'filtered'], transactionTypes: [] })).toBe(false);
+		expect(passesFilters({ status: 'approved', type: 'sale' }, { statuses: ['approved'], transactionTypes: [] })).toBe(
+			true,
+		);
+		expect(
+			passesFilters({ status: 'declined', type: 'sale' }, { statuses: ['approved', 'filtered'], transactionTypes: [] }),
+		).toBe(false);
 	});
 
 	it('filters by type without regard to case or separators; "any" and missing types pass', () => {
@@ -227,13 +321,22 @@ describe('passesFilters', () => {
 		expect(passesFilters({ status: 'approved', type: 'account-verification' }, settings)).toBe(true);
 		expect(passesFilters({ status: 'approved', type: 'PAYOUT' }, settings)).toBe(true);
 		expect(passesFilters({ status: 'approved', type: 'sale' }, settings)).toBe(false);
-		expect(passesFilters({ status: 'approved', type: 'sale' }, { statuses: [], transactionTypes: ['payout', 'any'] })).toBe(true);
+		expect(
+			passesFilters({ status: 'approved', type: 'sale' }, { statuses: [], transactionTypes: ['payout', 'any'] }),
+		).toBe(true);
 		expect(passesFilters({ status: 'approved' }, settings)).toBe(true);
 	});
 });
 
 describe('interpretStatusOutcome', () => {
-	const claim = claimOf({ status: 'approved', type: 'sale', amount: '10.50', currency: 'USD', orderid: '100001', client_orderid: 'c-1' });
+	const claim = claimOf({
+		status: 'approved',
+		type: 'sale',
+		amount: '10.50',
+		currency: 'USD',
+		orderid: '100001',
+		client_orderid: 'c-1',
+	});
 	const reply = (fields: Record<string, string>, httpStatus = 200): GatewayOutcome => ({
 		kind: 'reply',
 		reply: { httpStatus, format: 'json', fields },
@@ -269,8 +372,11 @@ describe('interpretStatusOutcome', () => {
 		});
 	});
 
-	it('refutes a callback whose transaction is not the order\'s latest one', () => {
-		const outcome = interpretStatusOutcome(reply({ ...statusReply, 'transaction-type': 'reversal', amount: '7.50' }), claim);
+	it("refutes a callback whose transaction is not the order's latest one", () => {
+		const outcome = interpretStatusOutcome(
+			reply({ ...statusReply, 'transaction-type': 'reversal', amount: '7.50' }),
+			claim,
+		);
 		expect(outcome).toMatchObject({
 			kind: 'definitive',
 			confirmed: false,
@@ -284,14 +390,27 @@ describe('interpretStatusOutcome', () => {
 		});
 	});
 
-	it('never confirms what it cannot compare: a follow-up\'s amount, a missing type, a field the reply lacks (issue #13, item 1)', () => {
-		const reversal = interpretStatusOutcome(reply({ ...statusReply, 'transaction-type': 'reversal', amount: '7.50' }), { ...claim, type: 'reversal', amount: '3.00' });
+	it("never confirms what it cannot compare: a follow-up's amount, a missing type, a field the reply lacks (issue #13, item 1)", () => {
+		const reversal = interpretStatusOutcome(reply({ ...statusReply, 'transaction-type': 'reversal', amount: '7.50' }), {
+			...claim,
+			type: 'reversal',
+			amount: '3.00',
+		});
 		expect(reversal).toMatchObject({ confirmed: false, confirmation: { amountChecked: false, amount: '7.50' } });
 		// The forged replay of the issue: `type` removed, another spelling says sale, the amount raised.
-		const noType = interpretStatusOutcome(reply({ ...statusReply, 'transaction-type': 'reversal', amount: '0.00' }), { ...claim, type: undefined, amount: '9999.00' });
+		const noType = interpretStatusOutcome(reply({ ...statusReply, 'transaction-type': 'reversal', amount: '0.00' }), {
+			...claim,
+			type: undefined,
+			amount: '9999.00',
+		});
 		expect(noType).toMatchObject({ confirmed: false });
-		expect((noType as unknown as { confirmation: { mismatches: string[] } }).confirmation.mismatches[0]).toBe('type: the callback names no transaction type, so it cannot be compared');
-		const bare = interpretStatusOutcome(reply({ type: 'status-response', status: 'approved', 'serial-number': 's-1' }), claim);
+		expect((noType as unknown as { confirmation: { mismatches: string[] } }).confirmation.mismatches[0]).toBe(
+			'type: the callback names no transaction type, so it cannot be compared',
+		);
+		const bare = interpretStatusOutcome(
+			reply({ type: 'status-response', status: 'approved', 'serial-number': 's-1' }),
+			claim,
+		);
 		expect((bare as unknown as { confirmation: { mismatches: string[] } }).confirmation.mismatches).toEqual([
 			'type: the status reply names no transaction type, so it cannot be compared',
 			'amount: the status reply carries no amount, so it cannot be compared',
@@ -306,11 +425,17 @@ describe('interpretStatusOutcome', () => {
 		const agreeing = interpretStatusOutcome(reply({ ...statusReply, 'approval-code': 'A1', bin: '444455' }), details);
 		expect(agreeing).toMatchObject({ confirmed: true, confirmation: { unchecked: ['descriptor'], mismatches: [] } });
 		const forged = interpretStatusOutcome(reply({ ...statusReply, 'approval-code': 'B2' }), details);
-		expect(forged).toMatchObject({ confirmed: false, confirmation: { mismatches: ['approvalCode: callback "A1", gateway "B2"'] } });
+		expect(forged).toMatchObject({
+			confirmed: false,
+			confirmation: { mismatches: ['approvalCode: callback "A1", gateway "B2"'] },
+		});
 	});
 
 	it('refutes a different amount, status or currency and lists every mismatch', () => {
-		const outcome = interpretStatusOutcome(reply({ ...statusReply, status: 'declined', amount: '1.00', currency: 'EUR' }), claim);
+		const outcome = interpretStatusOutcome(
+			reply({ ...statusReply, status: 'declined', amount: '1.00', currency: 'EUR' }),
+			claim,
+		);
 		expect(outcome).toMatchObject({
 			kind: 'definitive',
 			confirmed: false,
@@ -327,7 +452,11 @@ describe('interpretStatusOutcome', () => {
 	it('treats an order the gateway does not know as refuted', () => {
 		const failure = {
 			kind: 'reply' as const,
-			reply: { httpStatus: 400, format: 'json' as const, fields: { type: 'validation-error', 'error-message': 'Order not found', 'error-code': '2' } },
+			reply: {
+				httpStatus: 400,
+				format: 'json' as const,
+				fields: { type: 'validation-error', 'error-message': 'Order not found', 'error-code': '2' },
+			},
 			failure: { kind: 'validation' as const, httpStatus: 400, message: 'Order not found', code: '2' },
 		};
 		expect(interpretStatusOutcome(failure, claim)).toEqual({
@@ -338,12 +467,21 @@ describe('interpretStatusOutcome', () => {
 	});
 
 	it('asks for a retry when no definite answer came', () => {
-		const lost = { kind: 'lost' as const, code: 'ECONNREFUSED', what: 'the connection was refused', message: 'connect ECONNREFUSED', nothingSent: true };
+		const lost = {
+			kind: 'lost' as const,
+			code: 'ECONNREFUSED',
+			what: 'the connection was refused',
+			message: 'connect ECONNREFUSED',
+			nothingSent: true,
+		};
 		expect(interpretStatusOutcome(lost, claim)).toEqual({
 			kind: 'retry',
 			reason: 'no gateway reply to the status query: the connection was refused (connect ECONNREFUSED)',
 		});
-		expect(interpretStatusOutcome(reply({ ...statusReply, status: 'processing' }), claim)).toMatchObject({ kind: 'retry', reason: expect.stringContaining('processing') });
+		expect(interpretStatusOutcome(reply({ ...statusReply, status: 'processing' }), claim)).toMatchObject({
+			kind: 'retry',
+			reason: expect.stringContaining('processing'),
+		});
 		expect(interpretStatusOutcome(reply({ type: 'status-response' }), claim).kind).toBe('retry');
 	});
 
@@ -354,7 +492,10 @@ describe('interpretStatusOutcome', () => {
 			failure: { kind: 'authentication' as const, httpStatus: 403, message: `bad key ${KEY}` },
 		};
 		const outcome = interpretStatusOutcome(refused, claim, [KEY]);
-		expect(outcome).toEqual({ kind: 'retry', reason: 'the gateway refused the status query (authentication, HTTP 403): bad key [redacted]' });
+		expect(outcome).toEqual({
+			kind: 'retry',
+			reason: 'the gateway refused the status query (authentication, HTTP 403): bad key [redacted]',
+		});
 	});
 
 	it('compares decimal amounts by value', () => {

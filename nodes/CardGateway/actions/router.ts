@@ -1,4 +1,11 @@
-import { NodeApiError, NodeOperationError, sleep, type IDataObject, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
+import {
+	NodeApiError,
+	NodeOperationError,
+	sleep,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+} from 'n8n-workflow';
 
 import { moneyEffectOf, withMoneyEffect } from '../../shared/moneyEffect';
 import { maskSensitive, maskText } from '../../shared/protocol/masking';
@@ -51,7 +58,8 @@ async function runItems(this: IExecuteFunctions): Promise<INodeExecutionData[][]
 	const resource = this.getNodeParameter('resource', 0) as CardGatewayType['resource'];
 	const operation = this.getNodeParameter('operation', 0) as string;
 	const handler = (handlers[resource] as Record<string, OperationModule> | undefined)?.[operation];
-	if (!handler) throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
+	if (!handler)
+		throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
 	if (!items.length) return [[]];
 
 	const credentials = await merchantCredentials(this);
@@ -100,7 +108,10 @@ async function runItems(this: IExecuteFunctions): Promise<INodeExecutionData[][]
 					results[index] = {
 						json: { error: safe.message, ...(typeof description === 'string' && description ? { description } : {}) },
 						// The item's own `error` is what routes it to the error output ("Continue (using error output)").
-						error: safe instanceof NodeApiError || safe instanceof NodeOperationError ? safe : new NodeOperationError(this.getNode(), safe, { itemIndex: index }),
+						error:
+							safe instanceof NodeApiError || safe instanceof NodeOperationError
+								? safe
+								: new NodeOperationError(this.getNode(), safe, { itemIndex: index }),
 						pairedItem: { item: index },
 					};
 				} else {
@@ -124,7 +135,8 @@ function scrub(error: Error, secrets: readonly string[]): Error {
 	const target = error as Error & { description?: unknown; node?: { parameters?: unknown } };
 	// n8n errors carry the node, parameters included: a card number typed into the workflow
 	// would otherwise land in the execution log with the error.
-	if (target.node?.parameters) target.node = { ...target.node, parameters: maskSensitive(target.node.parameters, secrets) };
+	if (target.node?.parameters)
+		target.node = { ...target.node, parameters: maskSensitive(target.node.parameters, secrets) };
 	target.message = maskText(String(target.message ?? ''), secrets);
 	if (typeof target.description === 'string') target.description = maskText(target.description, secrets);
 	if (typeof target.stack === 'string') target.stack = maskText(target.stack, secrets);

@@ -99,7 +99,8 @@ const UNIT_DIGITS = 3;
 /** A decimal amount as a whole number of thousandths, never through a float: "10.5" → 10500n. */
 export function amountUnits(amount: string): bigint {
 	const match = DECIMAL.exec(amount.trim());
-	if (!match || (match[2] ?? '').length > UNIT_DIGITS) throw new GatewayInputError('amount', `"${amount}" is not a decimal amount with at most ${UNIT_DIGITS} decimals`);
+	if (!match || (match[2] ?? '').length > UNIT_DIGITS)
+		throw new GatewayInputError('amount', `"${amount}" is not a decimal amount with at most ${UNIT_DIGITS} decimals`);
 	return BigInt(match[1] + (match[2] ?? '').padEnd(UNIT_DIGITS, '0'));
 }
 

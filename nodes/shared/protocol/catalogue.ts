@@ -33,7 +33,12 @@ const currency: ControlPart = { field: 'currency' };
 const optionalAmount: ControlPart = { field: 'amount', minorUnits: true, onlyWith: 'amount' };
 const optionalCurrency: ControlPart = { field: 'currency', onlyWith: 'amount' };
 
-const PAYMENT_FORMULA: readonly ControlPart[] = ['endpointId', { field: 'client_orderid' }, amountMinor, { field: 'email' }];
+const PAYMENT_FORMULA: readonly ControlPart[] = [
+	'endpointId',
+	{ field: 'client_orderid' },
+	amountMinor,
+	{ field: 'email' },
+];
 const VERIFY_FORMULA: readonly ControlPart[] = ['endpointId', { field: 'client_orderid' }, { field: 'email' }];
 /** login + client_orderid + orderid: status, void, create-card-ref. */
 export const STATUS_FORMULA: readonly ControlPart[] = ['login', { field: 'client_orderid' }, { field: 'orderid' }];
@@ -41,7 +46,13 @@ export const STATUS_FORMULA: readonly ControlPart[] = ['login', { field: 'client
 const PARTIAL_FORMULA: readonly ControlPart[] = [...STATUS_FORMULA, optionalAmount, optionalCurrency];
 /** Capture: always signed (interface; the vendor's PHP library); the node always sends both. */
 const CAPTURE_FORMULA: readonly ControlPart[] = [...STATUS_FORMULA, amountMinor, currency];
-const REBILL_FORMULA: readonly ControlPart[] = ['login', { field: 'client_orderid' }, { field: 'cardrefid' }, amountMinor, currency];
+const REBILL_FORMULA: readonly ControlPart[] = [
+	'login',
+	{ field: 'client_orderid' },
+	{ field: 'cardrefid' },
+	amountMinor,
+	currency,
+];
 const TRANSFER_BY_REF_FORMULA: readonly ControlPart[] = [
 	'login',
 	{ field: 'client_orderid' },
@@ -67,7 +78,16 @@ function op<O extends OperationOptions = Record<never, never>>(
 	statusQuery: StatusQueryId | undefined,
 	options?: O,
 ): GatewayOperation & O {
-	return { name, path, auth, money, statusQuery, orderIdField: 'client_orderid', groupCapable: true, ...(options as O) };
+	return {
+		name,
+		path,
+		auth,
+		money,
+		statusQuery,
+		orderIdField: 'client_orderid',
+		groupCapable: true,
+		...(options as O),
+	};
 }
 
 /** Every gateway operation the package knows, keyed by a stable id. Requests are built from this. */
@@ -77,8 +97,17 @@ export const OPERATIONS = {
 	capture: op('CAPTURE', '/api/v2/capture', 'control', 'capture', 'status', { control: CAPTURE_FORMULA }),
 	void: op('VOID', '/api/v2/void', 'control', 'void', 'status', { control: STATUS_FORMULA }),
 	return: op('RETURN', '/api/v2/return', 'control', 'return', 'status', { control: PARTIAL_FORMULA }),
-	accountVerification: op('ACCOUNT_VERIFICATION', '/api/v2/account-verification', 'control', 'none', 'status', { control: VERIFY_FORMULA }),
-	syncAccountVerification: op('SYNC_ACCOUNT_VERIFICATION', '/api/v2/sync/account-verification', 'control', 'none', 'status', { control: VERIFY_FORMULA }),
+	accountVerification: op('ACCOUNT_VERIFICATION', '/api/v2/account-verification', 'control', 'none', 'status', {
+		control: VERIFY_FORMULA,
+	}),
+	syncAccountVerification: op(
+		'SYNC_ACCOUNT_VERIFICATION',
+		'/api/v2/sync/account-verification',
+		'control',
+		'none',
+		'status',
+		{ control: VERIFY_FORMULA },
+	),
 	status: op('STATUS', '/api/v2/status', 'control', 'none', 'status', { control: STATUS_FORMULA }),
 	// The vendor's hosted-fields examples: a sale paid with a payment ticket, and its status (JSON).
 	saleV4: op('SALE_V4', '/api/v4/sale', 'oauth-rsa-sha256', 'charge', 'statusV4'),
@@ -88,50 +117,103 @@ export const OPERATIONS = {
 	// The interface states no scheme for these two; the defaults follow the public docs and the
 	// node lets the user pick another.
 	paymentForm: op('PAYMENTFORM', '/api/v2/payment-form', 'control', 'none', 'status', { control: PAYMENT_FORMULA }),
-	payoutForm: op('PAYOUTFORM', '/api/v2/payout-form', 'oauth-hmac-sha1', 'openPayoutForm', 'status', { control: PAYMENT_FORMULA }),
+	payoutForm: op('PAYOUTFORM', '/api/v2/payout-form', 'oauth-hmac-sha1', 'openPayoutForm', 'status', {
+		control: PAYMENT_FORMULA,
+	}),
 	transferForm: op('TRANSFERFORM', '/api/v2/transfer-form', 'control', 'none', 'status', { control: PAYMENT_FORMULA }),
-	accountVerificationForm: op('ACCOUNT_VERIFICATION_FORM', '/api/v2/account-verification-form', 'control', 'none', 'status', { control: VERIFY_FORMULA }),
+	accountVerificationForm: op(
+		'ACCOUNT_VERIFICATION_FORM',
+		'/api/v2/account-verification-form',
+		'control',
+		'none',
+		'status',
+		{ control: VERIFY_FORMULA },
+	),
 	createCardRef: op('CARDREF', '/api/v2/create-card-ref', 'control', 'none', 'status', { control: STATUS_FORMULA }),
 	createCardRefV4: op('CARDREF_V4', '/api/v4/create-card-ref', 'oauth-rsa-sha256', 'none', 'statusV4'),
-	getCardInfo: op('CARDINFO', '/api/v2/get-card-info', 'control', 'none', undefined, { control: ['login', { field: 'cardrefid' }], orderIdField: '' }),
+	getCardInfo: op('CARDINFO', '/api/v2/get-card-info', 'control', 'none', undefined, {
+		control: ['login', { field: 'cardrefid' }],
+		orderIdField: '',
+	}),
 	makeRebill: op('REBILL', '/api/v2/make-rebill', 'control', 'charge', 'status', { control: REBILL_FORMULA }),
-	makeRebillSale: op('REBILL_SALE', '/api/v2/make-rebill-sale', 'control', 'charge', 'status', { control: REBILL_FORMULA }),
-	makeRebillPreauth: op('REBILL_PREAUTH', '/api/v2/make-rebill-preauth', 'control', 'hold', 'status', { control: REBILL_FORMULA }),
+	makeRebillSale: op('REBILL_SALE', '/api/v2/make-rebill-sale', 'control', 'charge', 'status', {
+		control: REBILL_FORMULA,
+	}),
+	makeRebillPreauth: op('REBILL_PREAUTH', '/api/v2/make-rebill-preauth', 'control', 'hold', 'status', {
+		control: REBILL_FORMULA,
+	}),
 	// A subscription charges its card on a schedule: it moves money, and it is not an order a status query finds.
-	createRecurringPayment: op('CREATE_RP_V4', '/api/v4/create-recurring-payment', 'oauth-rsa-sha256', 'setUpRecurring', undefined, { orderIdField: 'client-orderid' }),
-	updateRecurringPayment: op('UPDATE_RP_V4', '/api/v4/update-recurring-payment', 'oauth-rsa-sha256', 'changeRecurring', undefined, { orderIdField: 'client-orderid' }),
+	createRecurringPayment: op(
+		'CREATE_RP_V4',
+		'/api/v4/create-recurring-payment',
+		'oauth-rsa-sha256',
+		'setUpRecurring',
+		undefined,
+		{ orderIdField: 'client-orderid' },
+	),
+	updateRecurringPayment: op(
+		'UPDATE_RP_V4',
+		'/api/v4/update-recurring-payment',
+		'oauth-rsa-sha256',
+		'changeRecurring',
+		undefined,
+		{ orderIdField: 'client-orderid' },
+	),
 	payout: op('PAYOUT', '/api/v2/payout', 'oauth-hmac-sha1', 'payout', 'status'),
 	payoutCheck: op('PAYOUT_V4_CHECK', '/api/v4/payout-check', 'oauth-rsa-sha256', 'none', 'statusV4'),
 	payoutPay: op('PAYOUT_V4_PAY', '/api/v4/payout-pay', 'oauth-rsa-sha256', 'payCheckedPayout', 'statusV4'),
 	payoutV4: op('PAYOUT_V4', '/api/v4/payout', 'oauth-rsa-sha256', 'payout', 'statusV4'),
 	transfer: op('TRANSFER_V4', '/api/v4/transfer', 'oauth-rsa-sha256', 'transfer', 'statusV4'),
-	transferByRefV2: op('TRANSFER_BY_REF', '/api/v2/transfer-by-ref', 'control', 'transfer', 'status', { control: TRANSFER_BY_REF_FORMULA }),
+	transferByRefV2: op('TRANSFER_BY_REF', '/api/v2/transfer-by-ref', 'control', 'transfer', 'status', {
+		control: TRANSFER_BY_REF_FORMULA,
+	}),
 	transferByRef: op('TRANSFER_BY_REF_V4', '/api/v4/transfer-by-ref', 'oauth-rsa-sha256', 'transfer', 'statusV4'),
-	panEligibilitySend: op('PAN_ELIGIBILITY_SEND', '/api/v2/pan-eligibility/send', 'oauth-hmac-sha1', 'none', 'status', { orderIdField: 'client-order-id' }),
+	panEligibilitySend: op('PAN_ELIGIBILITY_SEND', '/api/v2/pan-eligibility/send', 'oauth-hmac-sha1', 'none', 'status', {
+		orderIdField: 'client-order-id',
+	}),
 	// The uploads let a pending 3-D Secure sale or preauth go on: PaRes and CRes complete it, and after the
 	// method step the issuer may approve it without a challenge.
-	uploadPaRes: op('TDS_UPLOAD_PARES_RESULT', '/api/3ds/v1/upload-pares-result', 'control', 'completePending', 'status', {
-		control: TDS_FORMULA,
-		orderIdField: 'client-order-id',
-		groupCapable: false,
-	}),
+	uploadPaRes: op(
+		'TDS_UPLOAD_PARES_RESULT',
+		'/api/3ds/v1/upload-pares-result',
+		'control',
+		'completePending',
+		'status',
+		{
+			control: TDS_FORMULA,
+			orderIdField: 'client-order-id',
+			groupCapable: false,
+		},
+	),
 	uploadCRes: op('TDS_UPLOAD_CRES_RESULT', '/api/3ds/v1/upload-cres-result', 'control', 'completePending', 'status', {
 		control: TDS_FORMULA,
 		orderIdField: 'client-order-id',
 		groupCapable: false,
 	}),
-	uploadMethodUrlResult: op('TDS_UPLOAD_METHOD_URL_RESULT', '/api/3ds/v1/upload-method-url-result', 'control', 'completePending', 'status', {
-		control: TDS_FORMULA,
-		orderIdField: 'client-order-id',
-		groupCapable: false,
-	}),
+	uploadMethodUrlResult: op(
+		'TDS_UPLOAD_METHOD_URL_RESULT',
+		'/api/3ds/v1/upload-method-url-result',
+		'control',
+		'completePending',
+		'status',
+		{
+			control: TDS_FORMULA,
+			orderIdField: 'client-order-id',
+			groupCapable: false,
+		},
+	),
 } as const satisfies Record<string, GatewayOperation>;
 
 export type OperationId = keyof typeof OPERATIONS;
 
 /** The endpoint segment: `/{endpointId}` or `/group/{endpointGroupId}`. */
-export function operationUrl(baseUrl: string, operation: GatewayOperation, endpoint: { endpointId?: string; endpointGroupId?: string }): string {
+export function operationUrl(
+	baseUrl: string,
+	operation: GatewayOperation,
+	endpoint: { endpointId?: string; endpointGroupId?: string },
+): string {
 	const base = baseUrl.trim().replace(/\/+$/, '');
-	const segment = endpoint.endpointGroupId && operation.groupCapable ? `group/${endpoint.endpointGroupId}` : endpoint.endpointId;
+	const segment =
+		endpoint.endpointGroupId && operation.groupCapable ? `group/${endpoint.endpointGroupId}` : endpoint.endpointId;
 	return `${base}${operation.path}/${segment}`;
 }

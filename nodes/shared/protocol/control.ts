@@ -7,10 +7,7 @@ import { controlAmount } from './amount';
  * drops the part when that field was not sent (capture and return sign amount and currency only
  * for partial amounts).
  */
-export type ControlPart =
-	| 'endpointId'
-	| 'login'
-	| { field: string; minorUnits?: boolean; onlyWith?: string };
+export type ControlPart = 'endpointId' | 'login' | { field: string; minorUnits?: boolean; onlyWith?: string };
 
 export interface ControlInputs {
 	endpointId: string;

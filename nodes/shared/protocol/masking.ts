@@ -2,14 +2,25 @@
 // wherever they appear, CVVs and keys are dropped.
 import { comparableName } from './names';
 
-
 /** Field names whose values are card numbers, wherever they appear (requests, replies, callbacks). */
 function isPanField(name: string): boolean {
 	const key = comparableName(name);
 	return key === 'pan' || key.endsWith('pan') || key.includes('cardnumber') || key.includes('cardno');
 }
 
-const SECRET_PARTS = ['cvv', 'cvc', 'cvn', 'securitycode', 'cardcode', 'cardverification', 'controlkey', 'merchantcontrol', 'privatekey', 'passphrase', 'password'];
+const SECRET_PARTS = [
+	'cvv',
+	'cvc',
+	'cvn',
+	'securitycode',
+	'cardcode',
+	'cardverification',
+	'controlkey',
+	'merchantcontrol',
+	'privatekey',
+	'passphrase',
+	'password',
+];
 
 /** Field names whose values are never shown at all: card verification codes under any name, keys. */
 function isSecretField(name: string): boolean {
@@ -85,7 +96,11 @@ export function luhnValid(digits: string): boolean {
  */
 function maskRun(run: string): string {
 	if (run.length < MIN_PAN_DIGITS) return run;
-	const groups = [...run.matchAll(/\p{Nd}+/gu)].map((match) => ({ start: match.index!, end: match.index! + match[0].length, digits: asciiDigits(match[0]) }));
+	const groups = [...run.matchAll(/\p{Nd}+/gu)].map((match) => ({
+		start: match.index!,
+		end: match.index! + match[0].length,
+		digits: asciiDigits(match[0]),
+	}));
 	let result = '';
 	let copied = 0;
 	for (let first = 0; first < groups.length; first++) {
@@ -97,7 +112,10 @@ function maskRun(run: string): string {
 			if (digits.length >= MIN_PAN_DIGITS && digits[0] !== '0' && luhnValid(digits)) found = last;
 		}
 		if (found < 0) continue;
-		const pan = groups.slice(first, found + 1).map((group) => group.digits).join('');
+		const pan = groups
+			.slice(first, found + 1)
+			.map((group) => group.digits)
+			.join('');
 		result += run.slice(copied, groups[first].start) + maskPan(pan);
 		copied = groups[found].end;
 		first = found;

@@ -64,8 +64,26 @@ export interface MoneyActionFacts {
 }
 
 export const MONEY_ACTIONS: Readonly<Record<MoneyAction, MoneyActionFacts>> = {
-	charge: { moves: true, followUp: false, verb: 'charge', noun: 'Charge', done: 'Charged', movedKey: 'amountCharged', ownTypes: ['sale'], confirmation: 'order' },
-	hold: { moves: true, followUp: false, verb: 'hold', noun: 'Hold', done: 'Held', movedKey: 'amountHeld', ownTypes: ['preauth'], confirmation: 'order' },
+	charge: {
+		moves: true,
+		followUp: false,
+		verb: 'charge',
+		noun: 'Charge',
+		done: 'Charged',
+		movedKey: 'amountCharged',
+		ownTypes: ['sale'],
+		confirmation: 'order',
+	},
+	hold: {
+		moves: true,
+		followUp: false,
+		verb: 'hold',
+		noun: 'Hold',
+		done: 'Held',
+		movedKey: 'amountHeld',
+		ownTypes: ['preauth'],
+		confirmation: 'order',
+	},
 	capture: {
 		moves: true,
 		followUp: true,
@@ -117,7 +135,17 @@ export const MONEY_ACTIONS: Readonly<Record<MoneyAction, MoneyActionFacts>> = {
 		ownTypes: ['void'],
 		confirmation: 'ownType',
 	},
-	payout: { moves: true, followUp: false, verb: 'pay out', noun: 'Payout', done: 'Paid out', movedKey: 'amountPaidOut', destinationKey: 'paidTo', ownTypes: ['payout'], confirmation: 'order' },
+	payout: {
+		moves: true,
+		followUp: false,
+		verb: 'pay out',
+		noun: 'Payout',
+		done: 'Paid out',
+		movedKey: 'amountPaidOut',
+		destinationKey: 'paidTo',
+		ownTypes: ['payout'],
+		confirmation: 'order',
+	},
 	payCheckedPayout: {
 		moves: true,
 		followUp: true,
@@ -184,5 +212,13 @@ export const MONEY_ACTIONS: Readonly<Record<MoneyAction, MoneyActionFacts>> = {
 		ownTypes: [],
 		confirmation: 'never',
 	},
-	none: { moves: false, followUp: false, verb: 'send', noun: 'Request', done: 'Done', ownTypes: [], confirmation: 'never' },
+	none: {
+		moves: false,
+		followUp: false,
+		verb: 'send',
+		noun: 'Request',
+		done: 'Done',
+		ownTypes: [],
+		confirmation: 'never',
+	},
 };

@@ -24,7 +24,11 @@ export function normalizeUrl(url: string): string {
  * The signature base string: `METHOD&enc(url)&enc(sorted name=value pairs)`. Parameters are the
  * body fields, the URL's query parameters and the oauth_* values (never oauth_signature).
  */
-export function signatureBaseString(method: string, url: string, params: ReadonlyArray<readonly [string, string]>): string {
+export function signatureBaseString(
+	method: string,
+	url: string,
+	params: ReadonlyArray<readonly [string, string]>,
+): string {
 	const all: Array<[string, string]> = params
 		.filter(([name]) => name !== 'oauth_signature')
 		.map(([name, value]) => [percentEncode(name), percentEncode(value)]);
@@ -71,11 +75,17 @@ export function loadRsaPrivateKey(pem: string, passphrase?: string): KeyObject {
 		);
 	}
 	if (key.asymmetricKeyType !== 'rsa') {
-		throw new GatewayInputError('privateKey', `The private key is ${key.asymmetricKeyType ?? 'not RSA'}; the gateway needs an RSA key`);
+		throw new GatewayInputError(
+			'privateKey',
+			`The private key is ${key.asymmetricKeyType ?? 'not RSA'}; the gateway needs an RSA key`,
+		);
 	}
 	const bits = key.asymmetricKeyDetails?.modulusLength ?? 0;
 	if (bits < MIN_RSA_BITS) {
-		throw new GatewayInputError('privateKey', `The RSA private key has ${bits} bits; the gateway requires at least ${MIN_RSA_BITS}`);
+		throw new GatewayInputError(
+			'privateKey',
+			`The RSA private key has ${bits} bits; the gateway requires at least ${MIN_RSA_BITS}`,
+		);
 	}
 	return key;
 }
@@ -113,13 +123,18 @@ export function signOAuthRequest(input: OAuthSigningInput): OAuthSigned {
 	const baseString = signatureBaseString(input.method ?? 'POST', input.url, [...body, ...Object.entries(oauthParams)]);
 	let signature: string;
 	if (input.signatureMethod === 'HMAC-SHA1') {
-		if (!input.controlKey) throw new GatewayInputError('controlKey', 'HMAC-SHA1 signing needs the merchant control key');
+		if (!input.controlKey)
+			throw new GatewayInputError('controlKey', 'HMAC-SHA1 signing needs the merchant control key');
 		signature = hmacSha1Signature(baseString, input.controlKey);
 	} else {
 		if (!input.privateKey) throw new GatewayInputError('privateKey', 'RSA-SHA256 signing needs the RSA private key');
 		signature = rsaSha256Signature(baseString, input.privateKey);
 	}
-	return { authorization: authorizationHeader({ ...oauthParams, oauth_signature: signature }), oauthParams, baseString };
+	return {
+		authorization: authorizationHeader({ ...oauthParams, oauth_signature: signature }),
+		oauthParams,
+		baseString,
+	};
 }
 
 export function authorizationHeader(params: Readonly<Record<string, string>>): string {

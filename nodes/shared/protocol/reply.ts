@@ -78,7 +78,11 @@ export function classifyReply(reply: GatewayReply): GatewayFailure | undefined {
 	const code = record.errorCode || undefined;
 	const base = { httpStatus, code, type, serialNumber: record.serialNumber || undefined };
 	if (httpStatus === 401 || httpStatus === 403) {
-		return { ...base, kind: 'authentication', message: message || `The gateway refused the request signature (HTTP ${httpStatus})` };
+		return {
+			...base,
+			kind: 'authentication',
+			message: message || `The gateway refused the request signature (HTTP ${httpStatus})`,
+		};
 	}
 	if (httpStatus >= 500) {
 		return { ...base, kind: 'server', message: message || `The gateway had an internal error (HTTP ${httpStatus})` };
@@ -90,10 +94,18 @@ export function classifyReply(reply: GatewayReply): GatewayFailure | undefined {
 		return { ...base, kind: 'declined', message: message || 'The gateway reported an error' };
 	}
 	if (httpStatus >= 400) {
-		return { ...base, kind: httpStatus === 400 ? 'validation' : 'transport', message: message || `The gateway answered HTTP ${httpStatus}` };
+		return {
+			...base,
+			kind: httpStatus === 400 ? 'validation' : 'transport',
+			message: message || `The gateway answered HTTP ${httpStatus}`,
+		};
 	}
 	if (Object.keys(fields).length === 0) {
-		return { ...base, kind: 'transport', message: `The reply (HTTP ${httpStatus}) is not a gateway reply: check the base URL` };
+		return {
+			...base,
+			kind: 'transport',
+			message: `The reply (HTTP ${httpStatus}) is not a gateway reply: check the base URL`,
+		};
 	}
 	return undefined;
 }
@@ -125,7 +137,8 @@ export function notAGatewayReply(reply: GatewayReply, expected: ReplyExpectation
 	const record = replyRecord(reply);
 	const type = record.replyType;
 	if (type !== undefined) {
-		if (!GATEWAY_TYPE.test(type)) return `a body whose type "${shorten(type)}" no gateway reply has (HTTP ${httpStatus})`;
+		if (!GATEWAY_TYPE.test(type))
+			return `a body whose type "${shorten(type)}" no gateway reply has (HTTP ${httpStatus})`;
 		if (!ERROR_TYPES.has(type) && httpStatus !== 200) return `a "${type}" with HTTP ${httpStatus}`;
 	} else if (httpStatus === 200 && record.status) {
 		// The v4 status reply (the vendor's emulator: untyped JSON, no serial-number). Nothing in it
@@ -146,7 +159,8 @@ export function notAGatewayReply(reply: GatewayReply, expected: ReplyExpectation
 		return `a reply about another order ("${shorten(clientOrderId)}")`;
 	}
 	const orderId = record.orderId || undefined;
-	if (expected.orderId && orderId !== undefined && orderId !== expected.orderId) return `a reply about another gateway order (${shorten(orderId)})`;
+	if (expected.orderId && orderId !== undefined && orderId !== expected.orderId)
+		return `a reply about another gateway order (${shorten(orderId)})`;
 	return undefined;
 }
 
@@ -162,7 +176,8 @@ function untypedStatusUnbound(reply: GatewayReply, expected: ReplyExpectation): 
 		['orderId', expected.orderId, 'gateway'],
 	] as const) {
 		const values = valuesOf(record, field);
-		if (values.length === 0 && (wanted || what === 'gateway')) return `an untyped status that does not name the ${what} order ID`;
+		if (values.length === 0 && (wanted || what === 'gateway'))
+			return `an untyped status that does not name the ${what} order ID`;
 		const other = values.find((value) => wanted !== undefined && value !== wanted);
 		if (other !== undefined) return `an untyped status about another ${what} order ("${shorten(other)}")`;
 		if (new Set(values).size > 1) return `an untyped status naming two ${what} order IDs`;

@@ -50,7 +50,11 @@ export function decodeForm(body: string): Array<[string, string]> {
 /** The body of the credential test: a signed status query for an order that does not exist. */
 export function credentialTestBody(credentials: MerchantCredentials): string {
 	const fields = { login: credentials.login, client_orderid: CREDENTIAL_TEST_ORDER_ID, orderid: '' };
-	const control = controlSignature(STATUS_FORMULA, { endpointId: '', login: credentials.login, fields }, credentials.controlKey);
+	const control = controlSignature(
+		STATUS_FORMULA,
+		{ endpointId: '', login: credentials.login, fields },
+		credentials.controlKey,
+	);
 	return encodeForm([...Object.entries(fields), ['control', control]]);
 }
 
@@ -68,6 +72,9 @@ export function oauthAuthorization(
 		consumerKey: credentials.login,
 		signatureMethod: method,
 		controlKey: credentials.controlKey,
-		privateKey: method === 'RSA-SHA256' ? loadRsaPrivateKey(credentials.privateKey ?? '', credentials.privateKeyPassphrase) : undefined,
+		privateKey:
+			method === 'RSA-SHA256'
+				? loadRsaPrivateKey(credentials.privateKey ?? '', credentials.privateKeyPassphrase)
+				: undefined,
 	}).authorization;
 }

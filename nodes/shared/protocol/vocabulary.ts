@@ -98,8 +98,13 @@ function spellingsFor(declaration: FieldDeclaration, source: FieldSource): reado
 }
 
 const SPELLINGS: Readonly<Record<FieldSource, Readonly<Record<FieldName, readonly string[]>>>> = {
-	reply: Object.fromEntries(FIELD_NAMES.map((name) => [name, spellingsFor(DECLARATIONS[name], 'reply')])) as Record<FieldName, readonly string[]>,
-	callback: Object.fromEntries(FIELD_NAMES.map((name) => [name, spellingsFor(DECLARATIONS[name], 'callback')])) as Record<FieldName, readonly string[]>,
+	reply: Object.fromEntries(FIELD_NAMES.map((name) => [name, spellingsFor(DECLARATIONS[name], 'reply')])) as Record<
+		FieldName,
+		readonly string[]
+	>,
+	callback: Object.fromEntries(
+		FIELD_NAMES.map((name) => [name, spellingsFor(DECLARATIONS[name], 'callback')]),
+	) as Record<FieldName, readonly string[]>,
 };
 
 /** The spellings of a field in a reply or a callback, in reading order (none: the source never has it). */
@@ -158,7 +163,9 @@ export function valuesOf(record: FieldRecord, field: FieldName): readonly string
 export const FOLLOW_UP_TRANSACTION_TYPES: readonly string[] = (() => {
 	const facts = Object.values(MONEY_ACTIONS);
 	const initial = new Set(facts.filter((action) => !action.followUp).flatMap((action) => action.ownTypes));
-	const followUps = facts.filter((action) => action.followUp).flatMap((action) => action.ownTypes.filter((type) => !initial.has(type)));
+	const followUps = facts
+		.filter((action) => action.followUp)
+		.flatMap((action) => action.ownTypes.filter((type) => !initial.has(type)));
 	return Object.freeze([...new Set([...followUps, 'chargeback'])]);
 })();
 

@@ -3,6 +3,10 @@ import { defineOperation } from '../common/operation';
 
 export default defineOperation({
 	gateway: 'getCardInfo',
-	menu: { name: 'Get Info', description: 'Get the masked card number, brand and expiry behind a card reference', action: 'Look up a stored card' },
+	menu: {
+		name: 'Get Info',
+		description: 'Get the masked card number, brand and expiry behind a card reference',
+		action: 'Look up a stored card',
+	},
 	required: [cardReferenceId],
 });

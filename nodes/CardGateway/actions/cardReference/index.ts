@@ -8,4 +8,11 @@ import rebillPreauth from './rebillPreauth.operation';
 import rebillSale from './rebillSale.operation';
 
 // Each operation is one entry here; its own file declares the rest (menu entry, request; what it does to money is its catalogue line).
-export const { operations, description } = defineResource('cardReference', 'Card Reference', 'rebill', { create, createV4, getInfo, rebill, rebillPreauth, rebillSale });
+export const { operations, description } = defineResource('cardReference', 'Card Reference', 'rebill', {
+	create,
+	createV4,
+	getInfo,
+	rebill,
+	rebillPreauth,
+	rebillSale,
+});

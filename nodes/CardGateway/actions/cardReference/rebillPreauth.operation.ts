@@ -3,6 +3,10 @@ import { REBILL } from '../common/requests';
 
 export default defineOperation({
 	gateway: 'makeRebillPreauth',
-	menu: { name: 'Rebill (Preauth)', description: 'Hold an amount on a stored card', action: 'Hold an amount on a stored card' },
+	menu: {
+		name: 'Rebill (Preauth)',
+		description: 'Hold an amount on a stored card',
+		action: 'Hold an amount on a stored card',
+	},
 	...REBILL,
 });

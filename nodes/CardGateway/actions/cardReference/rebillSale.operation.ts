@@ -3,6 +3,10 @@ import { REBILL } from '../common/requests';
 
 export default defineOperation({
 	gateway: 'makeRebillSale',
-	menu: { name: 'Rebill (Sale)', description: 'Charge a stored card (the make-rebill-sale command)', action: 'Charge a stored card with a rebill sale' },
+	menu: {
+		name: 'Rebill (Sale)',
+		description: 'Charge a stored card (the make-rebill-sale command)',
+		action: 'Charge a stored card with a rebill sale',
+	},
 	...REBILL,
 });

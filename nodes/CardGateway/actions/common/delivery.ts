@@ -8,7 +8,16 @@ import type { GatewayFailure } from '../../../shared/protocol/reply';
 import { gatewayRequest, type GatewayCall, type GatewayOutcome } from '../../../shared/transport';
 
 import { factsOf } from './facts';
-import { finalStatusUnknown, followUpLost, isSignatureRefusal, lostReplyError, moneyMayHaveMoved, notReceived, otherOrderError, refusedError } from './messages';
+import {
+	finalStatusUnknown,
+	followUpLost,
+	isSignatureRefusal,
+	lostReplyError,
+	moneyMayHaveMoved,
+	notReceived,
+	otherOrderError,
+	refusedError,
+} from './messages';
 import { isFinal, needsThreeDSecure, type DeliveryNotes } from './output';
 
 /** Pauses between status queries that learn what became of a request whose reply was lost. */
@@ -57,20 +66,28 @@ export type StatusKnowledge =
 export async function deliver(ctx: IExecuteFunctions, call: GatewayCall, plan: DeliveryPlan): Promise<Delivered> {
 	const facts = factsOf(plan);
 	const first = await send(ctx, call);
-	if (first.kind !== 'lost' || first.nothingSent || !facts.money.moves) return answered(matchingOrder(ctx, plan, settle(ctx, first, plan)), {});
+	if (first.kind !== 'lost' || first.nothingSent || !facts.money.moves)
+		return answered(matchingOrder(ctx, plan, settle(ctx, first, plan)), {});
 
 	const knowledge = await learnStatus(ctx, call, plan);
 	if (facts.neverResent) throw followUpLost(ctx, plan, first, knowledge);
-	if (knowledge.kind === 'found') return { reply: matchingOrder(ctx, plan, knowledge.reply), notes: { recoveredFromLostReply: true }, direct: false };
+	if (knowledge.kind === 'found')
+		return { reply: matchingOrder(ctx, plan, knowledge.reply), notes: { recoveredFromLostReply: true }, direct: false };
 	if (knowledge.kind === 'unknown') throw moneyMayHaveMoved(ctx, plan, first, knowledge.reason);
 	// A refusal of the signature will not change by resending; the gateway confirmed it has no order.
 	if (isSignatureRefusal(first)) throw notReceived(ctx, plan, first, 'once');
 
 	// The gateway has no such order: the request never arrived. Resend once, same order ID.
 	const second = await send(ctx, call);
-	if (second.kind !== 'lost') return answered(matchingOrder(ctx, plan, settle(ctx, second, plan)), { resentAfterLostReply: true });
+	if (second.kind !== 'lost')
+		return answered(matchingOrder(ctx, plan, settle(ctx, second, plan)), { resentAfterLostReply: true });
 	const after = await learnStatus(ctx, call, plan);
-	if (after.kind === 'found') return { reply: matchingOrder(ctx, plan, after.reply), notes: { recoveredFromLostReply: true, resentAfterLostReply: true }, direct: false };
+	if (after.kind === 'found')
+		return {
+			reply: matchingOrder(ctx, plan, after.reply),
+			notes: { recoveredFromLostReply: true, resentAfterLostReply: true },
+			direct: false,
+		};
 	if (after.kind === 'unknown') throw moneyMayHaveMoved(ctx, plan, second, after.reason);
 	throw notReceived(ctx, plan, second, 'on two attempts');
 }
@@ -102,7 +119,11 @@ export async function waitForFinalStatus(
 	let { reply, direct } = delivered;
 	const notes = { ...delivered.notes };
 	const named = replyRecord(reply);
-	const ids = { ...plan, clientOrderId: named.clientOrderId || plan.clientOrderId, orderId: named.orderId || plan.orderId };
+	const ids = {
+		...plan,
+		clientOrderId: named.clientOrderId || plan.clientOrderId,
+		orderId: named.orderId || plan.orderId,
+	};
 	const deadline = Date.now() + limits.maxWaitSeconds * 1000;
 	let pause = Math.min(limits.pollIntervalSeconds * 1000, MAX_POLL_PAUSE_MS);
 	while (!isFinal(reply) && !needsThreeDSecure(reply)) {
@@ -116,7 +137,13 @@ export async function waitForFinalStatus(
 		if (knowledge.kind !== 'found') {
 			// The user asked for the final status: a non-final answer with a note is easy to misroute
 			// (reliability campaign 1), so say plainly that the outcome is unknown and whether money may have moved.
-			throw finalStatusUnknown(ctx, plan, ids.clientOrderId, reply, knowledge.kind === 'unknown' ? knowledge.reason : 'the gateway did not find the order');
+			throw finalStatusUnknown(
+				ctx,
+				plan,
+				ids.clientOrderId,
+				reply,
+				knowledge.kind === 'unknown' ? knowledge.reason : 'the gateway did not find the order',
+			);
 		}
 		reply = matchingOrder(ctx, plan, knowledge.reply);
 		direct = false;
@@ -167,13 +194,21 @@ export async function learnStatus(
 		const outcome = await gatewayRequest(ctx, query);
 		if (outcome.kind === 'lost' && isSignatureRefusal(outcome)) {
 			// Asking again with the same key is refused the same way.
-			return { kind: 'unknown', reason: `the gateway refused the signature of the status query (HTTP ${outcome.httpStatus}): check the credential's private key, control key and login` };
+			return {
+				kind: 'unknown',
+				reason: `the gateway refused the signature of the status query (HTTP ${outcome.httpStatus}): check the credential's private key, control key and login`,
+			};
 		}
 		if (outcome.kind === 'lost') {
 			reason = `the status query got no gateway reply either (${outcome.what})`;
 			continue;
 		}
-		if (outcome.failure) return { kind: 'unknown', reason: `the gateway refused the status query (${outcome.failure.message})`, refusal: outcome.failure };
+		if (outcome.failure)
+			return {
+				kind: 'unknown',
+				reason: `the gateway refused the status query (${outcome.failure.message})`,
+				refusal: outcome.failure,
+			};
 		if (isOrderNotFound(outcome.reply)) return { kind: 'notFound', reply: outcome.reply };
 		return { kind: 'found', reply: outcome.reply };
 	}

@@ -1,6 +1,16 @@
 import { GatewayInputError } from '../../../shared/protocol/errors';
 
-import { accountNumber, bankName, cardNumber, destinationCardNumber, destinationRecurringPaymentId, expireMonth, expireYear, sourceRecurringPaymentId, type Field } from './fields';
+import {
+	accountNumber,
+	bankName,
+	cardNumber,
+	destinationCardNumber,
+	destinationRecurringPaymentId,
+	expireMonth,
+	expireYear,
+	sourceRecurringPaymentId,
+	type Field,
+} from './fields';
 import type { CheckedValues } from './operation';
 
 /** One way of naming where money goes (or comes from): every field of it must be set. */
@@ -15,7 +25,8 @@ const BANK_ACCOUNT: Endpoint = { what: 'a bank account', fields: [accountNumber,
 const names = (fields: readonly Field[]) => fields.map((field) => `"${field.property.displayName}"`).join(', ');
 
 /** The choices as the user reads them: a card ("Card Number", …) or a bank account (…). */
-const choicesText = (choices: readonly Endpoint[]) => choices.map((choice) => `${choice.what} (${names(choice.fields)})`).join(' or ');
+const choicesText = (choices: readonly Endpoint[]) =>
+	choices.map((choice) => `${choice.what} (${names(choice.fields)})`).join(' or ');
 
 /**
  * Refuses, before anything is sent, a request that names none or more than one of the choices,
@@ -30,10 +41,17 @@ export function exactlyOne(role: string, choices: readonly Endpoint[]): (values:
 		}
 		if (started.length > 1) {
 			const [a, b] = started;
-			throw new GatewayInputError(b.fields[0].property.displayName, `Give one ${role}, not two: ${a.what} (${names(a.fields)}) and ${b.what} (${names(b.fields)}) are both set`);
+			throw new GatewayInputError(
+				b.fields[0].property.displayName,
+				`Give one ${role}, not two: ${a.what} (${names(a.fields)}) and ${b.what} (${names(b.fields)}) are both set`,
+			);
 		}
 		const missing = started[0].fields.find((field) => !values[field.property.name]);
-		if (missing) throw new GatewayInputError(missing.property.displayName, `"${missing.property.displayName}" is required: ${started[0].what} as ${role} needs ${names(started[0].fields)}`);
+		if (missing)
+			throw new GatewayInputError(
+				missing.property.displayName,
+				`"${missing.property.displayName}" is required: ${started[0].what} as ${role} needs ${names(started[0].fields)}`,
+			);
 	};
 }
 

@@ -28,7 +28,13 @@ export interface Rehearsal {
  * A dry run of one item: the request is built and signed exactly as for sending, then described
  * instead of sent. The only request that leaves is a status query about the order it targets.
  */
-export async function rehearse(ctx: IExecuteFunctions, item: Rehearsal, call: GatewayCall, plan: DeliveryPlan, order: StatusKnowledge | undefined): Promise<IDataObject> {
+export async function rehearse(
+	ctx: IExecuteFunctions,
+	item: Rehearsal,
+	call: GatewayCall,
+	plan: DeliveryPlan,
+	order: StatusKnowledge | undefined,
+): Promise<IDataObject> {
 	const built = await buildGatewayRequest(ctx, call);
 	const facts = MONEY_ACTIONS[OPERATIONS[item.gateway].money];
 	const stake = stakeOf(item.values, facts.followUp ? order : undefined);
@@ -46,13 +52,17 @@ export async function rehearse(ctx: IExecuteFunctions, item: Rehearsal, call: Ga
 		...(plan.orderId ? { orderid: plan.orderId } : {}),
 		...(order ? { order: orderNow(order) } : {}),
 		moneyEffect: 'notSent',
-		wouldDo: facts.followUp ? followUpEffect(facts, item, stake, order) : newOrderEffect(facts, item, plan, stake, order),
+		wouldDo: facts.followUp
+			? followUpEffect(facts, item, stake, order)
+			: newOrderEffect(facts, item, plan, stake, order),
 	};
 	if (hasLimits(runSettings(ctx, plan.itemIndex))) {
 		// Counted as a real run would count it, so that the items a limit would stop show up.
 		const admission = admit(ctx, item.label, plan.itemIndex, stake);
 		output.stoppedByLimit = !admission.admitted;
-		output.limits = admission.admitted ? 'within the spending limits' : `${admission.message}. ${admission.description}`;
+		output.limits = admission.admitted
+			? 'within the spending limits'
+			: `${admission.message}. ${admission.description}`;
 	}
 	return output;
 }
@@ -66,30 +76,48 @@ function orderNow(order: StatusKnowledge): IDataObject {
 
 const money = (stake: Stake) => `${stake.amount} ${stake.currency}`;
 
-function followUpEffect(facts: MoneyActionFacts, item: Rehearsal, stake: Stake | { unknown: string }, order: StatusKnowledge | undefined): string {
+function followUpEffect(
+	facts: MoneyActionFacts,
+	item: Rehearsal,
+	stake: Stake | { unknown: string },
+	order: StatusKnowledge | undefined,
+): string {
 	const { verb } = facts;
-	if (order?.kind !== 'found') return `would ${verb} the order, but ${'unknown' in stake ? stake.unknown : 'its state is unknown'}: a real run would most likely be refused`;
+	if (order?.kind !== 'found')
+		return `would ${verb} the order, but ${'unknown' in stake ? stake.unknown : 'its state is unknown'}: a real run would most likely be refused`;
 	const { status, amount: left, currency } = replyRecord(order.reply);
 	const partial = !!item.values.amount && 'amount' in stake;
 	const more = partial && !!left && amountUnits((stake as Stake).amount) > amountUnits(left);
 	// The refusal leads: a dry run that a real run would not carry out must not open with what it would move.
 	const refusals = [
-		...(status !== facts.acceptsStatus ? [`the order is "${status || 'processing'}" and the gateway accepts this only on ${facts.acceptsStatus} orders`] : []),
+		...(status !== facts.acceptsStatus
+			? [`the order is "${status || 'processing'}" and the gateway accepts this only on ${facts.acceptsStatus} orders`]
+			: []),
 		...(more ? [`${money(stake as Stake)} is more than the ${left} ${currency} left`] : []),
 	];
-	const sentence = partial ? `${verb} ${money(stake as Stake)} of ${left} ${currency} left` : `${verb} ${left} ${currency} (all that is left)`;
+	const sentence = partial
+		? `${verb} ${money(stake as Stake)} of ${left} ${currency} left`
+		: `${verb} ${left} ${currency} (all that is left)`;
 	if (refusals.length) return `would be refused by the gateway: ${refusals.join('; ')} (asked: ${sentence})`;
 	return `would ${sentence}`;
 }
 
-function newOrderEffect(facts: MoneyActionFacts, item: Rehearsal, plan: DeliveryPlan, stake: Stake | { unknown: string }, order: StatusKnowledge | undefined): string {
+function newOrderEffect(
+	facts: MoneyActionFacts,
+	item: Rehearsal,
+	plan: DeliveryPlan,
+	stake: Stake | { unknown: string },
+	order: StatusKnowledge | undefined,
+): string {
 	const what = 'amount' in stake ? `${facts.verb} ${money(stake)}` : `send ${item.label}`;
 	if (!plan.clientOrderId) return `would ${what}`;
 	const sentence = `would ${what} as new order "${plan.clientOrderId}"`;
-	if (item.generatedOrderId) return `${sentence} (an order ID generated for this dry run: a real run generates another)`;
+	if (item.generatedOrderId)
+		return `${sentence} (an order ID generated for this dry run: a real run generates another)`;
 	if (!order) return sentence;
 	if (order.kind === 'notFound') return `${sentence} (the gateway does not know this order ID yet)`;
-	if (order.kind === 'unknown') return `${sentence} (whether the gateway already knows this order ID could not be learned: ${order.reason})`;
+	if (order.kind === 'unknown')
+		return `${sentence} (whether the gateway already knows this order ID could not be learned: ${order.reason})`;
 	const { status, amount, currency } = replyRecord(order.reply);
 	return `would send nothing: the gateway already has an order "${plan.clientOrderId}" (status "${status || 'processing'}", ${amount ?? '?'} ${currency ?? ''}), and a real run reports that order instead of moving money again`;
 }

@@ -22,4 +22,3 @@ export function factsOf(plan: { operation: OperationId }) {
 		neverResent: money.followUp || !operation.statusQuery,
 	};
 }
-

@@ -18,14 +18,23 @@ export function runsAsTool(ctx: IExecuteFunctions): boolean {
  * only when the node's "Allow AI Agents to Move Money" (read from the first item, like every
  * safety option) is on.
  */
-export function guardAiAgent(ctx: IExecuteFunctions, spec: OperationSpec, options: RunOptions, itemIndex: number): void {
+export function guardAiAgent(
+	ctx: IExecuteFunctions,
+	spec: OperationSpec,
+	options: RunOptions,
+	itemIndex: number,
+): void {
 	refuseUnreadable(ctx, options, itemIndex);
 	if (!runsAsTool(ctx) || !movesMoney(spec) || runSettings(ctx, itemIndex).allowAiMoneyMovement) return;
-	throw new NodeOperationError(ctx.getNode(), `${spec.label} moves money, and AI agents may not run it through this tool: ${DO_NOT_RETRY}`, {
-		itemIndex,
-		description:
-			'This node runs as an AI agent tool. Money-moving operations are refused unless the option "Allow AI Agents to Move Money" is on. Turn it on only if the agent\'s inputs are trusted.',
-	});
+	throw new NodeOperationError(
+		ctx.getNode(),
+		`${spec.label} moves money, and AI agents may not run it through this tool: ${DO_NOT_RETRY}`,
+		{
+			itemIndex,
+			description:
+				'This node runs as an AI agent tool. Money-moving operations are refused unless the option "Allow AI Agents to Move Money" is on. Turn it on only if the agent\'s inputs are trusted.',
+		},
+	);
 }
 
 /** How n8n lets the model fill a parameter: `$fromAI(…)` anywhere in its stored value, in any spelling. */
@@ -39,13 +48,19 @@ const FILLED_BY_MODEL = /\$fromai/i;
 export function guardModelFilledSafety(ctx: IExecuteFunctions, itemIndex: number): void {
 	if (!runsAsTool(ctx)) return;
 	const stored = storedOptions(ctx);
-	const filled = SAFETY_OPTIONS.filter((name) => stored[name] !== undefined && FILLED_BY_MODEL.test(JSON.stringify(stored[name])));
+	const filled = SAFETY_OPTIONS.filter(
+		(name) => stored[name] !== undefined && FILLED_BY_MODEL.test(JSON.stringify(stored[name])),
+	);
 	if (!filled.length) return;
 	const names = filled.map((name) => `"${optionLabel(name)}"`).join(', ');
-	throw new NodeOperationError(ctx.getNode(), `The AI model fills the safety option ${names} of this tool, so it could lift its own guard: ${DO_NOT_RETRY}`, {
-		itemIndex,
-		description: `As an AI agent tool, this node takes its safety options (${SAFETY_OPTIONS.map(optionLabel).join(', ')}) from the node as saved, never from the model. Replace $fromAI() in ${names} with a fixed value.`,
-	});
+	throw new NodeOperationError(
+		ctx.getNode(),
+		`The AI model fills the safety option ${names} of this tool, so it could lift its own guard: ${DO_NOT_RETRY}`,
+		{
+			itemIndex,
+			description: `As an AI agent tool, this node takes its safety options (${SAFETY_OPTIONS.map(optionLabel).join(', ')}) from the node as saved, never from the model. Replace $fromAI() in ${names} with a fixed value.`,
+		},
+	);
 }
 
 const NODE_NAME = 'Card Gateway';
@@ -58,7 +73,12 @@ const NODE_NAME = 'Card Gateway';
  * the expression when it hands the tool to the agent; `$parameter` there gives the options as
  * saved, expressions unresolved.
  */
-export function toolDescriptionProperty(resource: string, operation: string, action: string, money: boolean): INodeProperties {
+export function toolDescriptionProperty(
+	resource: string,
+	operation: string,
+	action: string,
+	money: boolean,
+): INodeProperties {
 	const it = `${action} in ${NODE_NAME}`;
 	const texts = {
 		runs: `${it}. It moves real money.`,
@@ -92,9 +112,13 @@ export function toolDescriptionProperty(resource: string, operation: string, act
 // a generated order id would then charge again, and a repeated refund or capture moves money twice.
 export function guardRetryOnFail(ctx: IExecuteFunctions, spec: OperationSpec, itemIndex: number): void {
 	if (!nodeOf(ctx).retryOnFail || !movesMoney(spec)) return;
-	throw new NodeOperationError(ctx.getNode(), `${spec.label} moves money and must not run with the node setting "Retry On Fail"`, {
-		itemIndex,
-		description:
-			'Turn off Settings → Retry On Fail for this node. The node already recovers lost replies safely: it asks the gateway for the order status and resends only when the gateway has no such order.',
-	});
+	throw new NodeOperationError(
+		ctx.getNode(),
+		`${spec.label} moves money and must not run with the node setting "Retry On Fail"`,
+		{
+			itemIndex,
+			description:
+				'Turn off Settings → Retry On Fail for this node. The node already recovers lost replies safely: it asks the gateway for the order status and resends only when the gateway has no such order.',
+		},
+	);
 }

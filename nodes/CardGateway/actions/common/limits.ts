@@ -104,7 +104,10 @@ function parseLimit(option: string, text: string): Limit | undefined {
 		const match = LIMIT_PART.exec(part);
 		const bare = match?.[5];
 		if (!match || (bare !== undefined && parts.length > 1)) {
-			throw new GatewayInputError(option, `"${option}" must be one amount such as 500.00, or a list such as "500 USD, 450 EUR"`);
+			throw new GatewayInputError(
+				option,
+				`"${option}" must be one amount such as 500.00, or a list such as "500 USD, 450 EUR"`,
+			);
 		}
 		const currency = bare === undefined ? parseCurrency(match[1] ?? match[4], option) : undefined;
 		const units = amountUnits(parseAmount(match[2] ?? match[3] ?? bare, currency, option));
@@ -124,9 +127,18 @@ function limitFor(limit: Limit, currency: string): bigint | undefined {
  * for a follow-up without an amount, the amount the gateway reports on the order, which is at
  * least what a full capture, return, void or payout pay can move.
  */
-export function stakeOf(values: Record<string, string>, order: StatusKnowledge | undefined): Stake | { unknown: string } {
+export function stakeOf(
+	values: Record<string, string>,
+	order: StatusKnowledge | undefined,
+): Stake | { unknown: string } {
 	if (values.amount && values.currency) {
-		const amounts = [values.amount, ...(values.enumerateAmounts ?? '').split(',').map((amount) => amount.trim()).filter(Boolean)];
+		const amounts = [
+			values.amount,
+			...(values.enumerateAmounts ?? '')
+				.split(',')
+				.map((amount) => amount.trim())
+				.filter(Boolean),
+		];
 		try {
 			const largest = amounts.reduce((a, b) => (amountUnits(b) > amountUnits(a) ? b : a));
 			return { amount: largest, currency: values.currency };
@@ -148,36 +160,56 @@ export type Admission = { admitted: true; release(): void } | { admitted: false;
  * Checks the item against both limits and, if it passes, counts it into the run's total at once:
  * check and count happen without an await between them, so items in flight are always counted.
  */
-export function admit(ctx: IExecuteFunctions, label: string, itemIndex: number, stake: Stake | { unknown: string }): Admission {
+export function admit(
+	ctx: IExecuteFunctions,
+	label: string,
+	itemIndex: number,
+	stake: Stake | { unknown: string },
+): Admission {
 	const state = runState(ctx, itemIndex);
 	const { perItem, perRun } = state.settings;
 	if (!perItem && !perRun) return { admitted: true, release: () => undefined };
 	if ('unknown' in stake) {
-		return refusal(`${label}: the amount it would move is unknown, so the spending limits cannot be checked`, `The amount could not be learned: ${stake.unknown}. With "${PER_ITEM}" or "${PER_RUN}" set, such an item is not sent.`);
+		return refusal(
+			`${label}: the amount it would move is unknown, so the spending limits cannot be checked`,
+			`The amount could not be learned: ${stake.unknown}. With "${PER_ITEM}" or "${PER_RUN}" set, such an item is not sent.`,
+		);
 	}
 	const { currency } = stake;
 	const units = amountUnits(stake.amount);
 	const money = (value: bigint) => `${formatUnits(value, currency)} ${currency}`;
 	for (const limit of [perItem, perRun]) {
 		if (limit && limitFor(limit, currency) === undefined) {
-			return refusal(`${label}: "${limit.option}" sets no limit for ${currency}`, `"${limit.option}" lists only ${[...limit.byCurrency.keys()].join(', ')}: add ${currency} to it to send items in ${currency}.`);
+			return refusal(
+				`${label}: "${limit.option}" sets no limit for ${currency}`,
+				`"${limit.option}" lists only ${[...limit.byCurrency.keys()].join(', ')}: add ${currency} to it to send items in ${currency}.`,
+			);
 		}
 	}
 	const perItemMax = perItem && limitFor(perItem, currency)!;
 	if (perItemMax !== undefined && units > perItemMax) {
-		return refusal(`${label} of ${money(units)} is above "${PER_ITEM}" (${money(perItemMax)})`, `Items above "${PER_ITEM}" are refused before sending.`);
+		return refusal(
+			`${label} of ${money(units)} is above "${PER_ITEM}" (${money(perItemMax)})`,
+			`Items above "${PER_ITEM}" are refused before sending.`,
+		);
 	}
 	if (!perRun) return { admitted: true, release: () => undefined };
 	const { spending } = state;
 	if (spending.stoppedBy) {
-		return refusal(`${label}: "${PER_RUN}" was reached earlier in this run; no further item is sent`, spending.stoppedBy);
+		return refusal(
+			`${label}: "${PER_RUN}" was reached earlier in this run; no further item is sent`,
+			spending.stoppedBy,
+		);
 	}
 	const perRunMax = limitFor(perRun, currency)!;
 	const committed = () => BigInt(spending.committed[currency] ?? '0');
 	const before = committed();
 	if (before + units > perRunMax) {
 		spending.stoppedBy = `Item ${itemIndex + 1} (${money(units)}) would have taken the run to ${money(before + units)}, above "${PER_RUN}" (${money(perRunMax)}); sent or in flight before it: ${money(before)}. Items after that point are not sent.`;
-		return refusal(`${label} of ${money(units)} would pass "${PER_RUN}" (${money(perRunMax)}); this and every further item of the run are not sent`, spending.stoppedBy);
+		return refusal(
+			`${label} of ${money(units)} would pass "${PER_RUN}" (${money(perRunMax)}); this and every further item of the run are not sent`,
+			spending.stoppedBy,
+		);
 	}
 	spending.committed[currency] = String(before + units);
 	let released = false;
@@ -199,11 +231,20 @@ function refusal(message: string, description: string): Admission {
  * follow-up without an amount, what the gateway reported on the order before) and returns what
  * undoes the count when nothing was sent. Throws (nothing sent) when refused.
  */
-export function reserveSpending(ctx: IExecuteFunctions, label: string, plan: DeliveryPlan, values: Record<string, string>, order: StatusKnowledge | undefined): (error?: Error) => void {
+export function reserveSpending(
+	ctx: IExecuteFunctions,
+	label: string,
+	plan: DeliveryPlan,
+	values: Record<string, string>,
+	order: StatusKnowledge | undefined,
+): (error?: Error) => void {
 	const admission = admit(ctx, label, plan.itemIndex, stakeOf(values, order));
 	if (!admission.admitted) {
 		throw withMoneyEffect(
-			new NodeOperationError(ctx.getNode(), `${admission.message}; nothing was sent`, { itemIndex: plan.itemIndex, description: admission.description }),
+			new NodeOperationError(ctx.getNode(), `${admission.message}; nothing was sent`, {
+				itemIndex: plan.itemIndex,
+				description: admission.description,
+			}),
 			'notSent',
 		);
 	}

@@ -24,7 +24,9 @@ export function lostReplyError(ctx: IExecuteFunctions, plan: DeliveryPlan, lost:
 		// A request that moves no money moves nothing whatever became of it.
 		nothingSent ? 'notSent' : 'noMoneyMoved',
 		lost.message,
-		nothingSent ? `${plan.label}: could not connect to the gateway (${lost.what}); nothing was sent` : `${plan.label}: no gateway reply${order} (${lost.what})`,
+		nothingSent
+			? `${plan.label}: could not connect to the gateway (${lost.what}); nothing was sent`
+			: `${plan.label}: no gateway reply${order} (${lost.what})`,
 		nothingSent
 			? `Code ${lost.code}. Check the base URL in the credential and that the gateway is reachable from n8n. Nothing was sent${order}, so no money moved.`
 			: `Code ${lost.code}: ${lost.message}. ${plan.label} moves no money. The request may have reached the gateway${target ? `; look up ${target} before running it again` : ''}.${signatureHint(lost)}`,
@@ -36,14 +38,22 @@ export function refusedError(ctx: IExecuteFunctions, plan: DeliveryPlan, failure
 	const target = targetOf(plan);
 	const error = gatewayError(ctx, failure, plan.itemIndex, `${plan.label}: `);
 	// Name the order and say what became of the money (reliability campaign 1).
-	error.description = [error.description, `The gateway refused the request${target ? ` for ${target}` : ''}: it was not carried out and no money moved.`]
+	error.description = [
+		error.description,
+		`The gateway refused the request${target ? ` for ${target}` : ''}: it was not carried out and no money moved.`,
+	]
 		.filter(Boolean)
 		.join('. ');
 	return withMoneyEffect(error, 'noMoneyMoved');
 }
 
 /** The gateway answered about an order under this ID with another amount or currency: an older order. */
-export function otherOrderError(ctx: IExecuteFunctions, plan: DeliveryPlan, reply: GatewayReply, requested: NonNullable<DeliveryPlan['requested']>): NodeApiError {
+export function otherOrderError(
+	ctx: IExecuteFunctions,
+	plan: DeliveryPlan,
+	reply: GatewayReply,
+	requested: NonNullable<DeliveryPlan['requested']>,
+): NodeApiError {
 	const asked = `${requested.amounts.join(' or ')} ${requested.currency ?? ''}`.trim();
 	const { amount, currency, status } = replyRecord(reply);
 	const found = `${amount ?? '?'} ${currency ?? ''}`.trim();
@@ -65,11 +75,31 @@ function describeStatus(reply: GatewayReply): string {
 	return parts.join(', ');
 }
 
-function moneyError(ctx: IExecuteFunctions, plan: DeliveryPlan, effect: MoneyEffect, cause: string, message: string, description: string): NodeApiError {
-	return withMoneyEffect(new NodeApiError(ctx.getNode(), { message: cause } as JsonObject, { message, description, itemIndex: plan.itemIndex }), effect);
+function moneyError(
+	ctx: IExecuteFunctions,
+	plan: DeliveryPlan,
+	effect: MoneyEffect,
+	cause: string,
+	message: string,
+	description: string,
+): NodeApiError {
+	return withMoneyEffect(
+		new NodeApiError(ctx.getNode(), { message: cause } as JsonObject, {
+			message,
+			description,
+			itemIndex: plan.itemIndex,
+		}),
+		effect,
+	);
 }
 
-export function finalStatusUnknown(ctx: IExecuteFunctions, plan: DeliveryPlan, clientOrderId: string | undefined, last: GatewayReply, reason: string): NodeApiError {
+export function finalStatusUnknown(
+	ctx: IExecuteFunctions,
+	plan: DeliveryPlan,
+	clientOrderId: string | undefined,
+	last: GatewayReply,
+	reason: string,
+): NodeApiError {
 	const order = `order "${clientOrderId ?? ''}"`;
 	const moves = factsOf(plan).money.moves;
 	const money = moves ? 'money MAY have moved' : `${plan.label} moves no money`;
@@ -83,7 +113,12 @@ export function finalStatusUnknown(ctx: IExecuteFunctions, plan: DeliveryPlan, c
 	);
 }
 
-export function followUpLost(ctx: IExecuteFunctions, plan: DeliveryPlan, lost: LostReply, knowledge: StatusKnowledge): NodeApiError {
+export function followUpLost(
+	ctx: IExecuteFunctions,
+	plan: DeliveryPlan,
+	lost: LostReply,
+	knowledge: StatusKnowledge,
+): NodeApiError {
 	const target = targetOf(plan) ?? 'its target';
 	const now =
 		knowledge.kind === 'found'
@@ -91,7 +126,9 @@ export function followUpLost(ctx: IExecuteFunctions, plan: DeliveryPlan, lost: L
 			: knowledge.kind === 'notFound'
 				? 'The gateway does not find the order.'
 				: `Its status could not be learned (${knowledge.reason}).`;
-	const lookUp = factsOf(plan).statusQuery ? 'Transaction → Get Status or the gateway back office' : 'the gateway back office';
+	const lookUp = factsOf(plan).statusQuery
+		? 'Transaction → Get Status or the gateway back office'
+		: 'the gateway back office';
 	return moneyError(
 		ctx,
 		plan,
@@ -116,7 +153,12 @@ function signatureHint(lost: LostReply): string {
 		: '';
 }
 
-export function moneyMayHaveMoved(ctx: IExecuteFunctions, plan: DeliveryPlan, lost: LostReply, reason: string): NodeApiError {
+export function moneyMayHaveMoved(
+	ctx: IExecuteFunctions,
+	plan: DeliveryPlan,
+	lost: LostReply,
+	reason: string,
+): NodeApiError {
 	return moneyError(
 		ctx,
 		plan,
@@ -128,7 +170,12 @@ export function moneyMayHaveMoved(ctx: IExecuteFunctions, plan: DeliveryPlan, lo
 }
 
 /** The gateway itself confirmed it has no such order after the request: nothing was charged. */
-export function notReceived(ctx: IExecuteFunctions, plan: DeliveryPlan, lost: LostReply, attempts: string): NodeApiError {
+export function notReceived(
+	ctx: IExecuteFunctions,
+	plan: DeliveryPlan,
+	lost: LostReply,
+	attempts: string,
+): NodeApiError {
 	return moneyError(
 		ctx,
 		plan,
@@ -140,11 +187,18 @@ export function notReceived(ctx: IExecuteFunctions, plan: DeliveryPlan, lost: Lo
 }
 
 /** Before a new order: the gateway could not be asked whether it already has this order ID, so nothing was sent. */
-export function orderCheckFailed(ctx: IExecuteFunctions, plan: DeliveryPlan, order: Extract<StatusKnowledge, { kind: 'unknown' }>): NodeApiError {
+export function orderCheckFailed(
+	ctx: IExecuteFunctions,
+	plan: DeliveryPlan,
+	order: Extract<StatusKnowledge, { kind: 'unknown' }>,
+): NodeApiError {
 	if (order.refusal) {
 		// The gateway's own refusal (a wrong control key, say): its message and code, as for any request.
 		const error = gatewayError(ctx, order.refusal, plan.itemIndex, `${plan.label}: `);
-		error.description = [error.description, 'The gateway refused the status query that checks whether this order ID is new; nothing that moves money was sent']
+		error.description = [
+			error.description,
+			'The gateway refused the status query that checks whether this order ID is new; nothing that moves money was sent',
+		]
 			.filter(Boolean)
 			.join('. ');
 		return withMoneyEffect(error, 'notSent');
@@ -160,9 +214,19 @@ export function orderCheckFailed(ctx: IExecuteFunctions, plan: DeliveryPlan, ord
 }
 
 /** The outcome of an item whose order the gateway already had: nothing was sent, nothing new moved. */
-export function alreadyExistedOutcome(facts: MoneyActionFacts, plan: DeliveryPlan, reply: GatewayReply): { moneyEffect: MoneyEffect; outcome: string } {
+export function alreadyExistedOutcome(
+	facts: MoneyActionFacts,
+	plan: DeliveryPlan,
+	reply: GatewayReply,
+): { moneyEffect: MoneyEffect; outcome: string } {
 	const { status, amount, currency } = replyRecord(reply);
-	const was = status === 'approved' && facts.movedKey ? `${facts.done.toLowerCase()} earlier` : `status "${status || 'processing'}"`;
+	const was =
+		status === 'approved' && facts.movedKey
+			? `${facts.done.toLowerCase()} earlier`
+			: `status "${status || 'processing'}"`;
 	const figure = amount ? `, ${`${amount} ${currency ?? ''}`.trim()}` : '';
-	return { moneyEffect: 'noMoneyMoved', outcome: `Order "${plan.clientOrderId}" already existed at the gateway (${was}${figure}): nothing was sent, and this run moved nothing new` };
+	return {
+		moneyEffect: 'noMoneyMoved',
+		outcome: `Order "${plan.clientOrderId}" already existed at the gateway (${was}${figure}): nothing was sent, and this run moved nothing new`,
+	};
 }

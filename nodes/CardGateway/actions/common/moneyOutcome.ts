@@ -18,7 +18,12 @@ export type SentValues = Readonly<Record<string, string | undefined>>;
  * what is left, where a payout went (masked), `moneyEffect` and a one-line `outcome`. Nothing is
  * claimed that the reply does not support. Empty for operations that move no money.
  */
-export function moneyOutcome(gateway: OperationId, delivered: Delivered, sent: SentValues, before?: StatusKnowledge): IDataObject {
+export function moneyOutcome(
+	gateway: OperationId,
+	delivered: Delivered,
+	sent: SentValues,
+	before?: StatusKnowledge,
+): IDataObject {
 	const facts = MONEY_ACTIONS[OPERATIONS[gateway].money];
 	if (!facts.moves) return {};
 	const { reply } = delivered;
@@ -31,11 +36,18 @@ export function moneyOutcome(gateway: OperationId, delivered: Delivered, sent: S
 	if (destination) output[facts.destinationKey!] = destination;
 
 	const status = fields.status ?? '';
-	const asked = sent.amount ? `${facts.noun} of ${money(sent.amount, currency)}` : facts.whole ? `${facts.noun} of ${facts.whole}` : facts.noun;
+	const asked = sent.amount
+		? `${facts.noun} of ${money(sent.amount, currency)}`
+		: facts.whole
+			? `${facts.noun} of ${facts.whole}`
+			: facts.noun;
 	const settle = (effect: MoneyEffect, outcome: string) => Object.assign(output, { moneyEffect: effect, outcome });
 
 	if (needsThreeDSecure(reply)) {
-		return settle('pending', `${asked} waits for the customer's 3-D Secure check; nothing is final until it is done (send the customer to redirectUrl)`);
+		return settle(
+			'pending',
+			`${asked} waits for the customer's 3-D Secure check; nothing is final until it is done (send the customer to redirectUrl)`,
+		);
 	}
 	const refused = status === 'declined' || status === 'filtered' || status === 'error';
 	if (facts.movesLater) {
@@ -44,12 +56,22 @@ export function moneyOutcome(gateway: OperationId, delivered: Delivered, sent: S
 	}
 	const own = aboutThisOperation(facts, delivered, before);
 	if (!own) {
-		return settle('pending', `${asked} sent and accepted; the status the gateway gave is about the order, not about this request, so it is not confirmed yet (ask Transaction → Get Status later)`);
+		return settle(
+			'pending',
+			`${asked} sent and accepted; the status the gateway gave is about the order, not about this request, so it is not confirmed yet (ask Transaction → Get Status later)`,
+		);
 	}
 	if (refused) return settle('noMoneyMoved', `${asked} not done: the gateway answered ${status}`);
-	if (status === 'unknown') return settle('mayHaveMoved', `${asked}: the gateway reports status unknown, so money MAY have moved; check the order before acting on it`);
+	if (status === 'unknown')
+		return settle(
+			'mayHaveMoved',
+			`${asked}: the gateway reports status unknown, so money MAY have moved; check the order before acting on it`,
+		);
 	if (status !== 'approved') {
-		return settle('pending', `${asked} sent and accepted; not final yet, so the money may still move (turn on Wait for Final Status, or ask Transaction → Get Status later)`);
+		return settle(
+			'pending',
+			`${asked} sent and accepted; not final yet, so the money may still move (turn on Wait for Final Status, or ask Transaction → Get Status later)`,
+		);
 	}
 
 	// What it turned out to be: a return on an uncaptured preauth releases the hold; a completed 3-D Secure payment charges or holds.
@@ -75,7 +97,11 @@ export function moneyOutcome(gateway: OperationId, delivered: Delivered, sent: S
  * the request, a status naming this request's serial number, or a status of the order when the
  * operation is the only one of its kind on it and was not there before (money.ts `confirmation`).
  */
-function aboutThisOperation(facts: MoneyActionFacts, delivered: Delivered, before: StatusKnowledge | undefined): boolean {
+function aboutThisOperation(
+	facts: MoneyActionFacts,
+	delivered: Delivered,
+	before: StatusKnowledge | undefined,
+): boolean {
 	const fields = replyRecord(delivered.reply);
 	if (delivered.direct) return true;
 	if (delivered.serial && fields.requestSerialNumber === delivered.serial) return true;

@@ -1,9 +1,4 @@
-import {
-	updateDisplayOptions,
-	type IDataObject,
-	type IExecuteFunctions,
-	type INodeProperties,
-} from 'n8n-workflow';
+import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
 import { OPERATIONS, type AuthScheme, type OperationId } from '../../../shared/protocol/catalogue';
 import { GatewayInputError } from '../../../shared/protocol/errors';
@@ -11,10 +6,23 @@ import { maskText } from '../../../shared/protocol/masking';
 import { comparableName } from '../../../shared/protocol/names';
 import { MERCHANT_ORDER_ID_SPELLINGS, replyRecord, type GatewayReply } from '../../../shared/protocol/reply';
 import { withMoneyEffect } from '../../../shared/moneyEffect';
-import { buildGatewayRequest, merchantCredentials, withInputErrors, type EndpointChoice, type GatewayCall } from '../../../shared/transport';
+import {
+	buildGatewayRequest,
+	merchantCredentials,
+	withInputErrors,
+	type EndpointChoice,
+	type GatewayCall,
+} from '../../../shared/transport';
 
 import { alreadyExistedOutcome, orderCheckFailed } from './messages';
-import { deliver, learnStatus, matchingOrder, waitForFinalStatus, type DeliveryPlan, type StatusKnowledge } from './delivery';
+import {
+	deliver,
+	learnStatus,
+	matchingOrder,
+	waitForFinalStatus,
+	type DeliveryPlan,
+	type StatusKnowledge,
+} from './delivery';
 import { rehearse } from './dryRun';
 import { moneyFactsOf, movesMoney } from './facts';
 import { guardAiAgent, guardRetryOnFail } from './guards';
@@ -100,7 +108,10 @@ export function defineResource<const D extends Record<string, OperationDefinitio
 	definitions: D,
 ): { operations: { [K in keyof D]: Operation }; description: INodeProperties[] } {
 	const operations = Object.fromEntries(
-		Object.entries(definitions).map(([operation, definition]) => [operation, buildOperation({ ...definition, resource, operation, label: `${label} → ${definition.menu.name}` })]),
+		Object.entries(definitions).map(([operation, definition]) => [
+			operation,
+			buildOperation({ ...definition, resource, operation, label: `${label} → ${definition.menu.name}` }),
+		]),
 	) as { [K in keyof D]: Operation };
 	const menu: INodeProperties = {
 		displayName: 'Operation',
@@ -109,11 +120,19 @@ export function defineResource<const D extends Record<string, OperationDefinitio
 		noDataExpression: true,
 		displayOptions: { show: { resource: [resource] } },
 		options: Object.entries(definitions)
-			.map(([value, { menu: entry }]) => ({ name: entry.name, value, description: entry.description, action: entry.action }))
+			.map(([value, { menu: entry }]) => ({
+				name: entry.name,
+				value,
+				description: entry.description,
+				action: entry.action,
+			}))
 			.sort((a, b) => a.name.localeCompare(b.name)),
 		default: defaultOperation,
 	};
-	return { operations, description: [menu, ...Object.values(operations).flatMap((operation) => operation.description)] };
+	return {
+		operations,
+		description: [menu, ...Object.values(operations).flatMap((operation) => operation.description)],
+	};
 }
 
 export { moneyFactsOf, movesMoney };
@@ -130,7 +149,9 @@ function buildOperation(spec: OperationSpec): Operation {
 		properties.push(...sectionHeading(field), { ...field.property, required: field.merchantOrderId !== 'new' });
 	}
 	for (const field of spec.main ?? []) properties.push(...sectionHeading(field), field.property);
-	const optional = [...(spec.optional ?? [])].sort((a, b) => a.property.displayName.localeCompare(b.property.displayName));
+	const optional = [...(spec.optional ?? [])].sort((a, b) =>
+		a.property.displayName.localeCompare(b.property.displayName),
+	);
 	if (optional.length) {
 		properties.push({
 			displayName: 'Additional Fields',
@@ -150,7 +171,10 @@ function buildOperation(spec: OperationSpec): Operation {
 			defaultScheme: gateway.auth,
 		}),
 	);
-	const description = updateDisplayOptions({ show: { resource: [spec.resource], operation: [spec.operation] } }, properties);
+	const description = updateDisplayOptions(
+		{ show: { resource: [spec.resource], operation: [spec.operation] } },
+		properties,
+	);
 	return {
 		spec,
 		description,
@@ -186,7 +210,8 @@ async function executeOperation(ctx: IExecuteFunctions, spec: OperationSpec, ite
 	// Limits are checked before anything is sent, the order-ID check included, unless the amount is the order's.
 	const limited = facts.moves && !run.dryRun && hasLimits(run);
 	const amountFromOrder = facts.followUp && !request.values.amount;
-	let unreserve = limited && !amountFromOrder ? reserveSpending(ctx, spec.label, plan, request.values, undefined) : undefined;
+	let unreserve =
+		limited && !amountFromOrder ? reserveSpending(ctx, spec.label, plan, request.values, undefined) : undefined;
 	// A step after the count: what it throws before anything left gives the count back.
 	const counted = <T>(step: () => T | Promise<T>): Promise<T> =>
 		Promise.resolve()
@@ -197,20 +222,38 @@ async function executeOperation(ctx: IExecuteFunctions, spec: OperationSpec, ite
 			});
 	const before = await counted(async () => await orderBefore(ctx, spec, request, run, call, plan));
 	if (facts.moves && run.dryRun) {
-		return await rehearse(ctx, { label: spec.label, gateway: spec.gateway, values: request.values, generatedOrderId: request.generatedOrderId }, call, plan, before);
+		return await rehearse(
+			ctx,
+			{ label: spec.label, gateway: spec.gateway, values: request.values, generatedOrderId: request.generatedOrderId },
+			call,
+			plan,
+			before,
+		);
 	}
 	if (limited && amountFromOrder) unreserve = reserveSpending(ctx, spec.label, plan, request.values, before);
 	const existing = await counted(() => (before && !facts.followUp ? existingOrder(ctx, plan, before) : undefined));
 	if (existing) {
 		unreserve?.();
-		return summarise(existing, request, { alreadyExisted: true }, options.includeRawReply, alreadyExistedOutcome(facts, plan, existing));
+		return summarise(
+			existing,
+			request,
+			{ alreadyExisted: true },
+			options.includeRawReply,
+			alreadyExistedOutcome(facts, plan, existing),
+		);
 	}
 	let delivered = await counted(async () => await deliver(ctx, call, plan));
 	if (spec.waitable && options.waitForFinalStatus) {
 		delivered = await waitForFinalStatus(ctx, call, plan, delivered, options);
 	}
 	// The order as the gateway reports it now; what this operation moved is moneyOutcome's.
-	return summarise(delivered.orderAfter ?? delivered.reply, request, delivered.notes, options.includeRawReply, moneyOutcome(spec.gateway, delivered, request.values, before));
+	return summarise(
+		delivered.orderAfter ?? delivered.reply,
+		request,
+		delivered.notes,
+		options.includeRawReply,
+		moneyOutcome(spec.gateway, delivered, request.values, before),
+	);
 }
 
 /**
@@ -237,7 +280,9 @@ async function orderBefore(
 	const reusedId = !request.generatedOrderId || isExecutionRetry(ctx);
 	// A follow-up confirmed by the order's latest transaction (a void, a 3-D Secure completion) is confirmed only
 	// if that transaction was not already there before it was sent.
-	const needed = facts.followUp ? run.dryRun || (hasLimits(run) && !request.values.amount) || facts.confirmation === 'ownType' : reusedId;
+	const needed = facts.followUp
+		? run.dryRun || (hasLimits(run) && !request.values.amount) || facts.confirmation === 'ownType'
+		: reusedId;
 	if (!needed) return undefined;
 	// What a real send would refuse (an unreadable key, a bad endpoint) is refused before the status query too.
 	await buildGatewayRequest(ctx, call);
@@ -246,7 +291,10 @@ async function orderBefore(
 	if (order.kind === 'unknown') throw orderCheckFailed(ctx, plan, order);
 	// An answer that names no gateway order is not proof that the order exists (nor that it does not).
 	if (order.kind === 'found' && !replyRecord(order.reply).orderId) {
-		throw orderCheckFailed(ctx, plan, { kind: 'unknown', reason: 'the gateway answered the status query without naming an order' });
+		throw orderCheckFailed(ctx, plan, {
+			kind: 'unknown',
+			reason: 'the gateway answered the status query without naming an order',
+		});
 	}
 	return order;
 }
@@ -285,7 +333,14 @@ async function beforeSending(ctx: IExecuteFunctions, spec: OperationSpec, itemIn
 	const auth = (spec.schemeChoice && options.signatureScheme ? options.signatureScheme : gateway.auth) as AuthScheme;
 	const { login } = await merchantCredentials(ctx);
 	const request = withInputErrors(ctx, itemIndex, () => buildRequest(ctx, spec, itemIndex, auth, login));
-	await spec.prepare?.(ctx, { itemIndex, label: spec.label, login, request, endpoint: endpointChoice(options), timeoutMs: Math.round(options.timeoutSeconds * 1000) });
+	await spec.prepare?.(ctx, {
+		itemIndex,
+		label: spec.label,
+		login,
+		request,
+		endpoint: endpointChoice(options),
+		timeoutMs: Math.round(options.timeoutSeconds * 1000),
+	});
 	return { options, auth, login, request, run };
 }
 
@@ -306,7 +361,10 @@ export function readItemAhead(ctx: IExecuteFunctions, spec: OperationSpec, itemI
 
 /** The amount a new order asks for: the amount, or any of the amounts a rebill may try in turn. */
 function requestedMoney(values: Record<string, string>): DeliveryPlan['requested'] {
-	const alternatives = (values.enumerateAmounts ?? '').split(',').map((amount) => amount.trim()).filter(Boolean);
+	const alternatives = (values.enumerateAmounts ?? '')
+		.split(',')
+		.map((amount) => amount.trim())
+		.filter(Boolean);
 	return { amounts: [values.amount, ...alternatives], currency: values.currency };
 }
 
@@ -328,12 +386,28 @@ const RESERVED_EXTRA = /^(control|oauth_.*)$/i;
 const FIELD_NAME = /^[A-Za-z0-9_.[\]-]{1,64}$/;
 
 /** Reads, checks and spells the request fields of one item. Throws GatewayInputError; sends nothing. */
-function buildRequest(ctx: IExecuteFunctions, spec: OperationSpec, itemIndex: number, auth: AuthScheme, login: string): BuiltRequest {
+function buildRequest(
+	ctx: IExecuteFunctions,
+	spec: OperationSpec,
+	itemIndex: number,
+	auth: AuthScheme,
+	login: string,
+): BuiltRequest {
 	const gateway = OPERATIONS[spec.gateway];
-	const additional = (spec.optional?.length ? nodeParameter(ctx, 'additionalFields', itemIndex, {}) : {}) as IDataObject;
+	const additional = (
+		spec.optional?.length ? nodeParameter(ctx, 'additionalFields', itemIndex, {}) : {}
+	) as IDataObject;
 	const placed = [
-		...(spec.required ?? []).map((field) => ({ field, required: true, raw: nodeParameter(ctx, field.property.name, itemIndex, '') })),
-		...(spec.main ?? []).map((field) => ({ field, required: false, raw: nodeParameter(ctx, field.property.name, itemIndex, '') })),
+		...(spec.required ?? []).map((field) => ({
+			field,
+			required: true,
+			raw: nodeParameter(ctx, field.property.name, itemIndex, ''),
+		})),
+		...(spec.main ?? []).map((field) => ({
+			field,
+			required: false,
+			raw: nodeParameter(ctx, field.property.name, itemIndex, ''),
+		})),
 		...(spec.optional ?? []).map((field) => ({ field, required: false, raw: additional[field.property.name] })),
 	];
 	const currencyEntry = placed.find((entry) => entry.field.check === 'currency' && !isEmpty(entry.raw));
@@ -354,7 +428,10 @@ function buildRequest(ctx: IExecuteFunctions, spec: OperationSpec, itemIndex: nu
 		const checked = wireValue(field, value, currencyCode);
 		// Every output masks what reads as a card number: a new order named so could never be named back.
 		if (field.merchantOrderId === 'new' && maskText(checked) !== checked) {
-			throw new GatewayInputError(field.property.displayName, `${label(field)} reads as a card number (digits that pass the card check digit), so every output would show it masked; add a letter prefix such as "inv-"`);
+			throw new GatewayInputError(
+				field.property.displayName,
+				`${label(field)} reads as a card number (digits that pass the card check digit), so every output would show it masked; add a letter prefix such as "inv-"`,
+			);
 		}
 		const wireName = field.merchantOrderId ? gateway.orderIdField || field.wire : field.wire;
 		built.values[field.property.name] = checked;
@@ -362,7 +439,8 @@ function buildRequest(ctx: IExecuteFunctions, spec: OperationSpec, itemIndex: nu
 		if (field.merchantOrderId) built.clientOrderId = checked;
 	}
 	const { values } = built;
-	if (values.expireMonth && values.expireYear) checkExpiry(expireMonth, expireYear, values.expireMonth, values.expireYear);
+	if (values.expireMonth && values.expireYear)
+		checkExpiry(expireMonth, expireYear, values.expireMonth, values.expireYear);
 	spec.refine?.(values);
 	addExtraFields(ctx, spec, itemIndex, built);
 	return built;
@@ -383,11 +461,23 @@ function addExtraFields(ctx: IExecuteFunctions, spec: OperationSpec, itemIndex: 
 		if (!FIELD_NAME.test(name)) {
 			throw new GatewayInputError('Extra Fields', '"Extra Fields" names must be 1–64 letters, digits, or . _ - [ ]');
 		}
-		if (RESERVED_EXTRA.test(name)) throw new GatewayInputError('Extra Fields', `"Extra Fields" may not set "${name}": the node signs requests itself`);
+		if (RESERVED_EXTRA.test(name))
+			throw new GatewayInputError(
+				'Extra Fields',
+				`"Extra Fields" may not set "${name}": the node signs requests itself`,
+			);
 		const reason = reserved.get(comparableName(name));
 		if (reason) throw new GatewayInputError('Extra Fields', `"Extra Fields" may not set "${name}": ${reason}`);
-		if (taken.has(comparableName(name))) throw new GatewayInputError('Extra Fields', `"Extra Fields" sets "${name}" twice`);
-		const value = asText({ property: { displayName: `Extra Fields → ${name}`, name, type: 'string', default: '' }, wire: name, check: 'text' }, extra.value ?? '');
+		if (taken.has(comparableName(name)))
+			throw new GatewayInputError('Extra Fields', `"Extra Fields" sets "${name}" twice`);
+		const value = asText(
+			{
+				property: { displayName: `Extra Fields → ${name}`, name, type: 'string', default: '' },
+				wire: name,
+				check: 'text',
+			},
+			extra.value ?? '',
+		);
 		taken.add(comparableName(name));
 		built.fields.push([name, value]);
 	}
@@ -401,7 +491,9 @@ function reservedNames(spec: OperationSpec): Map<string, string> {
 		if (name && !reserved.has(comparableName(name))) reserved.set(comparableName(name), reason);
 	};
 	for (const field of [...(spec.required ?? []), ...(spec.main ?? []), ...(spec.optional ?? [])]) {
-		const names = field.merchantOrderId ? [field.wire, gateway.orderIdField, ...MERCHANT_ORDER_ID_SPELLINGS] : [field.wire];
+		const names = field.merchantOrderId
+			? [field.wire, gateway.orderIdField, ...MERCHANT_ORDER_ID_SPELLINGS]
+			: [field.wire];
 		for (const name of names) reserve(name, `use the parameter "${field.property.displayName}" of this operation`);
 	}
 	reserve('login', 'the node sends the login of the credential');

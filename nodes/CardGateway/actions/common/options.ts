@@ -102,7 +102,8 @@ const ALL_OPTIONS: INodeProperties[] = [
 			{ name: 'OAuth RSA-SHA256', value: 'oauth-rsa-sha256' },
 		],
 		default: 'control',
-		description: 'How the request is signed; the gateway documentation leaves it open for this form, so use what your gateway account expects',
+		description:
+			'How the request is signed; the gateway documentation leaves it open for this form, so use what your gateway account expects',
 	},
 	{
 		displayName: 'Timeout (Seconds)',
@@ -120,20 +121,23 @@ const ALL_OPTIONS: INodeProperties[] = [
 		default: false,
 		description:
 			'Whether to keep asking for the order status until it is final (approved, declined, filtered, error, unknown). A 3-D Secure redirect is returned at once, with status processing.',
-	},	{
+	},
+	{
 		displayName: 'Wait Limit (Seconds)',
 		name: 'maxWaitSeconds',
 		type: 'number',
 		typeOptions: { minValue: 1 },
 		default: 120,
 		description: 'With Wait for Final Status: how long to keep asking before returning the order as still processing',
-	},	{
+	},
+	{
 		displayName: 'Wait Poll Interval (Seconds)',
 		name: 'pollIntervalSeconds',
 		type: 'number',
 		typeOptions: { minValue: 0, numberPrecision: 2 },
 		default: 3,
-		description: 'With Wait for Final Status: the first pause between status queries; later pauses grow by half each time, up to 30 seconds',
+		description:
+			'With Wait for Final Status: the first pause between status queries; later pauses grow by half each time, up to 30 seconds',
 	},
 ];
 
@@ -231,9 +235,17 @@ interface Spellings {
 }
 
 /** Dry Run, Wait for Final Status, Include Raw Reply. */
-const SWITCH: Spellings = { on: ['true', '1', 'yes'], off: ['false', '0', 'no'], hint: 'use true or false (the text "true"/"false", "yes"/"no" or 1/0 also work)' };
+const SWITCH: Spellings = {
+	on: ['true', '1', 'yes'],
+	off: ['false', '0', 'no'],
+	hint: 'use true or false (the text "true"/"false", "yes"/"no" or 1/0 also work)',
+};
 /** Allow AI Agents to Move Money: only an explicit true turns it on. */
-const AI_SWITCH: Spellings = { on: ['true'], off: ['false', '0'], hint: 'use true or false (the text "true" or "false" also works)' };
+const AI_SWITCH: Spellings = {
+	on: ['true'],
+	off: ['false', '0'],
+	hint: 'use true or false (the text "true" or "false" also works)',
+};
 
 /**
  * The options of one item. `raw` is what n8n resolved; `stored` the options as saved in the node
@@ -253,8 +265,10 @@ export function runOptions(raw: IDataObject, stored?: IDataObject): RunOptions {
 		unreadable.push(value);
 		return cautious;
 	};
-	const flag = (name: string, spellings = SWITCH, cautious = false) => read(name, (label, value) => readSwitch(label, value, spellings), false, cautious);
-	const number = (name: string, fallback: number, min: number) => read(name, (label, value) => readNumber(label, value, min), fallback);
+	const flag = (name: string, spellings = SWITCH, cautious = false) =>
+		read(name, (label, value) => readSwitch(label, value, spellings), false, cautious);
+	const number = (name: string, fallback: number, min: number) =>
+		read(name, (label, value) => readNumber(label, value, min), fallback);
 	const text = (name: string) => read(name, readText, '');
 	const limit = (name: string) => read(name, readLimit, '');
 	const scheme = read('signatureScheme', readText, '');
@@ -318,7 +332,12 @@ function hasOwn(object: IDataObject, key: string): boolean {
 
 /** A switch: a boolean, 1/0, or text spelling one of `spellings`. */
 function readSwitch(label: string, value: unknown, spellings: Spellings): boolean | GatewayInputError {
-	const word = typeof value === 'boolean' || typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim().toLowerCase() : undefined;
+	const word =
+		typeof value === 'boolean' || typeof value === 'number'
+			? String(value)
+			: typeof value === 'string'
+				? value.trim().toLowerCase()
+				: undefined;
 	if (word !== undefined && spellings.on.includes(word)) return true;
 	if (word !== undefined && spellings.off.includes(word)) return false;
 	return unreadableValue(label, value, spellings.hint);
@@ -328,7 +347,12 @@ const DECIMAL = /^\+?(?:\d+(?:\.\d*)?|\.\d+)$/;
 
 /** A number, or text holding one (n8n hands over what an expression gave, unconverted). */
 function readNumber(label: string, value: unknown, min: number): number | GatewayInputError {
-	const number = typeof value === 'number' ? value : typeof value === 'string' && DECIMAL.test(value.trim()) ? Number(value.trim()) : NaN;
+	const number =
+		typeof value === 'number'
+			? value
+			: typeof value === 'string' && DECIMAL.test(value.trim())
+				? Number(value.trim())
+				: NaN;
 	if (!Number.isFinite(number)) return unreadableValue(label, value, 'use a number');
 	if (number < min) return unreadableValue(label, value, `use a number of at least ${min}`);
 	return number;

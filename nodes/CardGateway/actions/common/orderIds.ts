@@ -32,7 +32,10 @@ export function isExecutionRetry(ctx: IExecuteFunctions): boolean {
  */
 export function generatedOrderId(ctx: IExecuteFunctions, itemIndex: number): string {
 	const derivation = derivationOf(ctx, itemIndex);
-	const bytes = derivation === 'random' ? randomBytes(ID_LETTERS) : createHash('sha256').update(`${derivation.seed}:${derivation.runIndex}:${itemIndex}`).digest();
+	const bytes =
+		derivation === 'random'
+			? randomBytes(ID_LETTERS)
+			: createHash('sha256').update(`${derivation.seed}:${derivation.runIndex}:${itemIndex}`).digest();
 	return `n8n-${lettersOf(bytes)}`;
 }
 
@@ -53,7 +56,8 @@ function derivationOf(ctx: IExecuteFunctions, itemIndex: number): Derivation {
 	const runIndex = runIndexOf(ctx, itemIndex);
 	let derivation: Derivation;
 	if (isExecutionRetry(ctx)) {
-		if (typeof stored !== 'string' || !SEED.test(stored) || runIndex === undefined) throw firstAttemptUnknown(ctx, itemIndex);
+		if (typeof stored !== 'string' || !SEED.test(stored) || runIndex === undefined)
+			throw firstAttemptUnknown(ctx, itemIndex);
 		derivation = { seed: stored, runIndex };
 	} else if (!context || runIndex === undefined || stored === NOT_REPRODUCIBLE) {
 		// Not expected in n8n. Drawn at random, and marked so that a retry refuses rather than guesses.

@@ -78,7 +78,8 @@ export function summarise(
 	// An accepted asynchronous request carries no status: the order is processing. The v4 sale's
 	// JSON reply has no type either, only the new order's IDs.
 	const type = record.replyType ?? '';
-	if (!output.status && (/^async-/.test(type) || (!type && output.orderid && reply.httpStatus < 400))) output.status = 'processing';
+	if (!output.status && (/^async-/.test(type) || (!type && output.orderid && reply.httpStatus < 400)))
+		output.status = 'processing';
 	if (!output.client_orderid && sent.clientOrderId) output.client_orderid = sent.clientOrderId;
 	output.final = isFinal(reply);
 	if (needsThreeDSecure(reply)) {

@@ -19,7 +19,12 @@ interface RunParameters {
 
 const runParameters = (ctx: IExecuteFunctions): RunParameters =>
 	// getNode() deep-copies the node on every call
-	perRun(ctx, 'parameters', () => ({ node: ctx.getNode(), constants: new Map(), expressions: new Set(), readAhead: new Map() }));
+	perRun(ctx, 'parameters', () => ({
+		node: ctx.getNode(),
+		constants: new Map(),
+		expressions: new Set(),
+		readAhead: new Map(),
+	}));
 
 /** The node as configured (one copy per run: read it, never change it). */
 export function nodeOf(ctx: IExecuteFunctions): INode {
@@ -30,7 +35,12 @@ export function nodeOf(ctx: IExecuteFunctions): INode {
  * `getNodeParameter`, once per run for a parameter without expressions. Every caller passes the
  * same fallback for a name (the parameter's own default).
  */
-export function nodeParameter(ctx: IExecuteFunctions, name: string, itemIndex: number, fallback: NodeParameterValueType | object): unknown {
+export function nodeParameter(
+	ctx: IExecuteFunctions,
+	name: string,
+	itemIndex: number,
+	fallback: NodeParameterValueType | object,
+): unknown {
 	const run = runParameters(ctx);
 	if (run.readAhead.size) {
 		const key = itemKey(itemIndex, name);
@@ -49,7 +59,12 @@ export function nodeParameter(ctx: IExecuteFunctions, name: string, itemIndex: n
 }
 
 /** Reads an item's parameter ahead of the item; its own read later gets this same value. */
-export function readAhead(ctx: IExecuteFunctions, name: string, itemIndex: number, fallback: NodeParameterValueType | object): unknown {
+export function readAhead(
+	ctx: IExecuteFunctions,
+	name: string,
+	itemIndex: number,
+	fallback: NodeParameterValueType | object,
+): unknown {
 	const value = nodeParameter(ctx, name, itemIndex, fallback);
 	const run = runParameters(ctx);
 	if (!run.constants.has(name)) run.readAhead.set(itemKey(itemIndex, name), value);
@@ -61,13 +76,15 @@ const itemKey = (itemIndex: number, name: string) => `${itemIndex}\u0000${name}`
 /** The stored (unresolved) value of a parameter; `a.b` reaches into collections. */
 function rawParameter(node: INode, path: string): unknown {
 	let value: unknown = node.parameters;
-	for (const part of path.split('.')) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined;
+	for (const part of path.split('.'))
+		value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined;
 	return value;
 }
 
 /** n8n treats a string that starts with "=" as an expression, wherever it sits. */
 function hasExpression(value: unknown): boolean {
 	if (typeof value === 'string') return value.startsWith('=');
-	if (value !== null && typeof value === 'object') return Object.values(value as Record<string, unknown>).some(hasExpression);
+	if (value !== null && typeof value === 'object')
+		return Object.values(value as Record<string, unknown>).some(hasExpression);
 	return false;
 }

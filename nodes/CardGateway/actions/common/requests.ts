@@ -42,7 +42,10 @@ export type RequestShape = Pick<OperationSpec, 'required' | 'main' | 'optional' 
 function amountWithCurrency(values: CheckedValues): void {
 	if (!!values.amount !== !!values.currency) {
 		const missing = values.amount ? 'Currency' : 'Amount';
-		throw new GatewayInputError(missing, `"${missing}" is required when "${missing === 'Currency' ? 'Amount' : 'Currency'}" is set (partial amounts need both; leave both empty for the full amount)`);
+		throw new GatewayInputError(
+			missing,
+			`"${missing}" is required when "${missing === 'Currency' ? 'Amount' : 'Currency'}" is set (partial amounts need both; leave both empty for the full amount)`,
+		);
 	}
 }
 

@@ -31,10 +31,14 @@ export function refuseDuplicateOrderIds(ctx: IExecuteFunctions, spec: OperationS
 		}
 		const first = seen.get(id);
 		if (first !== undefined) {
-			throw new NodeOperationError(ctx.getNode(), `Items ${first + 1} and ${index + 1} have the same "${field.property.displayName}" "${id}"; nothing was sent`, {
-				itemIndex: index,
-				description: `${spec.label} moves money, and the gateway keeps one order per order ID: the second item would be refused or answered with the first one's result. Give every item its own order ID (or leave it empty to generate one), or run them in separate executions.`,
-			});
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`Items ${first + 1} and ${index + 1} have the same "${field.property.displayName}" "${id}"; nothing was sent`,
+				{
+					itemIndex: index,
+					description: `${spec.label} moves money, and the gateway keeps one order per order ID: the second item would be refused or answered with the first one's result. Give every item its own order ID (or leave it empty to generate one), or run them in separate executions.`,
+				},
+			);
 		}
 		seen.set(id, index);
 	}
@@ -47,7 +51,9 @@ export function refuseDuplicateOrderIds(ctx: IExecuteFunctions, spec: OperationS
  */
 export function stoppedRunError(outcomes: readonly ItemOutcome[], itemCount: number): Error {
 	const failures = outcomes.filter((outcome): outcome is { index: number; error: Error } => 'error' in outcome);
-	const worst = failures.reduce((a, b) => (rank(b.error) > rank(a.error) || (rank(b.error) === rank(a.error) && b.index < a.index) ? b : a));
+	const worst = failures.reduce((a, b) =>
+		rank(b.error) > rank(a.error) || (rank(b.error) === rank(a.error) && b.index < a.index) ? b : a,
+	);
 	const others = outcomes.filter((outcome) => outcome !== worst).sort((a, b) => a.index - b.index);
 	const notStarted = itemCount - outcomes.length;
 	if (!others.length && !notStarted) return worst.error;
@@ -56,9 +62,14 @@ export function stoppedRunError(outcomes: readonly ItemOutcome[], itemCount: num
 	if (notStarted) lines.push(`${notStarted} item(s) were not started: nothing was sent for them`);
 	const target = worst.error as Error & { description?: string | null };
 	const atRisk = others.filter((outcome) => ['moved', 'pending', 'mayHaveMoved'].includes(effectOf(outcome))).length;
-	if (atRisk) target.message = `${target.message} (and ${atRisk} other order(s) of this run moved or may have moved money: see the details)`;
+	if (atRisk)
+		target.message = `${target.message} (and ${atRisk} other order(s) of this run moved or may have moved money: see the details)`;
 	// n8n's error panel shows the description as HTML: each item on its own line there, and in plain text too.
-	target.description = [target.description, `The run stopped at item ${worst.index + 1}. Other items of this run:`, ...lines.map((line) => `• ${line}`)]
+	target.description = [
+		target.description,
+		`The run stopped at item ${worst.index + 1}. Other items of this run:`,
+		...lines.map((line) => `• ${line}`),
+	]
 		.filter(Boolean)
 		.join('<br>\n');
 	return target;
@@ -83,10 +94,12 @@ function rank(error: Error): number {
 /** One line per item, numbered as n8n numbers items (from 1), saying what became of the money in the item's own words. */
 function describe(outcome: ItemOutcome): string {
 	const item = `item ${outcome.index + 1}`;
-	if ('error' in outcome) return `${item}: failed (${MONEY_EFFECT_WORDS[effect(outcome.error)]}): ${outcome.error.message}`;
+	if ('error' in outcome)
+		return `${item}: failed (${MONEY_EFFECT_WORDS[effect(outcome.error)]}): ${outcome.error.message}`;
 	const { output } = outcome;
 	const order = `order "${String(output.client_orderid ?? '')}"${output.orderid ? `, gateway order ${String(output.orderid)}` : ''}`;
-	if (output.dryRun === true) return `${item} (${order}): dry run, nothing sent that moves money: ${String(output.wouldDo)}`;
+	if (output.dryRun === true)
+		return `${item} (${order}): dry run, nothing sent that moves money: ${String(output.wouldDo)}`;
 	const said = typeof output.outcome === 'string' ? output.outcome : `status ${String(output.status ?? 'sent')}`;
 	return `${item} (${order}): ${said} (${MONEY_EFFECT_WORDS[effectOf(outcome)]})`;
 }

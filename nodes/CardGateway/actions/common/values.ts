@@ -32,7 +32,10 @@ export function asText(field: Field, value: unknown): string {
 	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
 	if (typeof value === 'boolean') return String(value);
 	const kind = Array.isArray(value) ? 'a list' : value === null ? 'null' : `an ${typeof value}`;
-	return fail(field, `must be text, but the expression gave ${kind}. Pick a single value, e.g. {{ $json.customer.email }}.`);
+	return fail(
+		field,
+		`must be text, but the expression gave ${kind}. Pick a single value, e.g. {{ $json.customer.email }}.`,
+	);
 }
 
 /**
@@ -42,7 +45,12 @@ export function asText(field: Field, value: unknown): string {
 export function wireValue(field: Field, value: unknown, currencyCode?: string): string {
 	const check: Check = field.check;
 	if (check === 'flag') return value === true || value === 'true' ? 'true' : 'false';
-	if (check === 'amount') return parseAmount(typeof value === 'number' ? value : asText(field, value), currencyCode, field.property.displayName);
+	if (check === 'amount')
+		return parseAmount(
+			typeof value === 'number' ? value : asText(field, value),
+			currencyCode,
+			field.property.displayName,
+		);
 	const text = asText(field, value);
 	switch (check) {
 		case 'currency':
@@ -54,7 +62,8 @@ export function wireValue(field: Field, value: unknown, currencyCode?: string): 
 			return digits;
 		}
 		case 'month': {
-			if (!/^\d{1,2}$/.test(text) || Number(text) < 1 || Number(text) > 12) fail(field, 'must be a month number from 1 to 12');
+			if (!/^\d{1,2}$/.test(text) || Number(text) < 1 || Number(text) > 12)
+				fail(field, 'must be a month number from 1 to 12');
 			return text.padStart(2, '0');
 		}
 		case 'year':
@@ -78,7 +87,8 @@ export function wireValue(field: Field, value: unknown, currencyCode?: string): 
 		case 'choice': {
 			// An expression can yield anything; only the listed values are sent.
 			const allowed = (field.property.options ?? []).map((option) => String((option as { value?: unknown }).value));
-			if (allowed.length && !allowed.includes(text)) fail(field, `must be one of ${allowed.map((value) => `"${value}"`).join(', ')}`);
+			if (allowed.length && !allowed.includes(text))
+				fail(field, `must be one of ${allowed.map((value) => `"${value}"`).join(', ')}`);
 			return text;
 		}
 		case 'id':

@@ -8,4 +8,11 @@ import transfer from './transfer.operation';
 import verifyAccount from './verifyAccount.operation';
 
 // Each operation is one entry here; its own file declares the rest (menu entry, request; what it does to money is its catalogue line).
-export const { operations, description } = defineResource('hostedForm', 'Hosted Form', 'sale', { payment, payout, preauth, sale, transfer, verifyAccount });
+export const { operations, description } = defineResource('hostedForm', 'Hosted Form', 'sale', {
+	payment,
+	payout,
+	preauth,
+	sale,
+	transfer,
+	verifyAccount,
+});

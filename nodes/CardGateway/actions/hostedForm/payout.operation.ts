@@ -5,7 +5,11 @@ import { PAYMENT_FORM } from '../common/requests';
 // docs), the user may pick another. It pays out, so the AI-agent guard applies.
 export default defineOperation({
 	gateway: 'payoutForm',
-	menu: { name: 'Payout', description: 'Get a hosted page where the recipient enters the card that receives a payout', action: 'Create a payout page for a recipient' },
+	menu: {
+		name: 'Payout',
+		description: 'Get a hosted page where the recipient enters the card that receives a payout',
+		action: 'Create a payout page for a recipient',
+	},
 	...PAYMENT_FORM,
 	schemeChoice: true,
 });

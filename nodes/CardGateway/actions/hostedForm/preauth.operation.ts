@@ -3,6 +3,10 @@ import { PAYMENT_FORM } from '../common/requests';
 
 export default defineOperation({
 	gateway: 'preauthForm',
-	menu: { name: 'Preauth', description: 'Get a hosted card page that holds an amount', action: 'Create a card page that holds an amount' },
+	menu: {
+		name: 'Preauth',
+		description: 'Get a hosted card page that holds an amount',
+		action: 'Create a card page that holds an amount',
+	},
 	...PAYMENT_FORM,
 });

@@ -3,6 +3,10 @@ import { PAYMENT_FORM } from '../common/requests';
 
 export default defineOperation({
 	gateway: 'saleForm',
-	menu: { name: 'Sale', description: 'Get a hosted card page that charges the customer; the card data never touches n8n', action: 'Create a card payment page' },
+	menu: {
+		name: 'Sale',
+		description: 'Get a hosted card page that charges the customer; the card data never touches n8n',
+		action: 'Create a card payment page',
+	},
 	...PAYMENT_FORM,
 });

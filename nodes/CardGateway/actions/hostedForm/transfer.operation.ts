@@ -5,6 +5,10 @@ import { PAYMENT_FORM } from '../common/requests';
 // the sale form); like the other payment forms, the request itself moves no money.
 export default defineOperation({
 	gateway: 'transferForm',
-	menu: { name: 'Transfer', description: 'Get a hosted page where the payer sends money from their card', action: 'Create a card transfer page' },
+	menu: {
+		name: 'Transfer',
+		description: 'Get a hosted page where the payer sends money from their card',
+		action: 'Create a card transfer page',
+	},
 	...PAYMENT_FORM,
 });

@@ -22,7 +22,13 @@ async function completeFullCapture(ctx: IExecuteFunctions, step: PrepareStep): P
 	const knowledge = await learnStatus(
 		ctx,
 		{ endpoint: step.endpoint, timeoutMs: step.timeoutMs },
-		{ itemIndex, login: step.login, clientOrderId: request.clientOrderId, orderId: request.values.gatewayOrderId, operation: 'capture' },
+		{
+			itemIndex,
+			login: step.login,
+			clientOrderId: request.clientOrderId,
+			orderId: request.values.gatewayOrderId,
+			operation: 'capture',
+		},
 	);
 	if (knowledge.kind === 'unknown') throw refuse(`the held amount could not be learned (${knowledge.reason})`);
 	if (knowledge.kind === 'notFound') throw refuse('the gateway does not know the order');
@@ -36,7 +42,9 @@ async function completeFullCapture(ctx: IExecuteFunctions, step: PrepareStep): P
 		const currency = parseCurrency(fields.currency);
 		held = { amount: parseAmount(fields.amount, currency), currency };
 	} catch {
-		throw refuse(`the gateway reported the held amount as "${fields.amount ?? ''} ${fields.currency ?? ''}", which is not an amount and currency`);
+		throw refuse(
+			`the gateway reported the held amount as "${fields.amount ?? ''} ${fields.currency ?? ''}", which is not an amount and currency`,
+		);
 	}
 	request.values.amount = held.amount;
 	request.values.currency = held.currency;
@@ -45,7 +53,11 @@ async function completeFullCapture(ctx: IExecuteFunctions, step: PrepareStep): P
 
 export default defineOperation({
 	gateway: 'capture',
-	menu: { name: 'Capture', description: 'Settle a preauthorized amount, in full or in part', action: 'Capture a held payment' },
+	menu: {
+		name: 'Capture',
+		description: 'Settle a preauthorized amount, in full or in part',
+		action: 'Capture a held payment',
+	},
 	...PARTIAL_FOLLOW_UP,
 	prepare: completeFullCapture,
 });

@@ -10,4 +10,13 @@ import verifyAccountSync from './verifyAccountSync.operation';
 import voidPayment from './void.operation';
 
 // Each operation is one entry here; its own file declares the rest (menu entry, request; what it does to money is its catalogue line).
-export const { operations, description } = defineResource('payment', 'Payment', 'sale', { capture, preauth, return: returnPayment, sale, saleWithToken, verifyAccount, verifyAccountSync, void: voidPayment });
+export const { operations, description } = defineResource('payment', 'Payment', 'sale', {
+	capture,
+	preauth,
+	return: returnPayment,
+	sale,
+	saleWithToken,
+	verifyAccount,
+	verifyAccountSync,
+	void: voidPayment,
+});

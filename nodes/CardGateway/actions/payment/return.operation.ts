@@ -3,6 +3,10 @@ import { RETURN_FOLLOW_UP } from '../common/requests';
 
 export default defineOperation({
 	gateway: 'return',
-	menu: { name: 'Return', description: 'Refund a sale or capture (in full or in part), or cancel a preauth', action: 'Refund a payment' },
+	menu: {
+		name: 'Return',
+		description: 'Refund a sale or capture (in full or in part), or cancel a preauth',
+		action: 'Refund a payment',
+	},
 	...RETURN_FOLLOW_UP,
 });

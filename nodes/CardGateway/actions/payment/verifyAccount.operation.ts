@@ -3,6 +3,10 @@ import { CARD_VERIFICATION } from '../common/requests';
 
 export default defineOperation({
 	gateway: 'accountVerification',
-	menu: { name: 'Verify Account', description: 'Check with a zero-amount authorization that a card is in good standing', action: 'Check that a card is valid' },
+	menu: {
+		name: 'Verify Account',
+		description: 'Check with a zero-amount authorization that a card is in good standing',
+		action: 'Check that a card is valid',
+	},
 	...CARD_VERIFICATION,
 });

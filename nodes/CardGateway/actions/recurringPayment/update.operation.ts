@@ -5,7 +5,11 @@ import { defineOperation } from '../common/operation';
 // Changes the schedule, amount or card of a subscription (synchronous v4 call, RSA).
 export default defineOperation({
 	gateway: 'updateRecurringPayment',
-	menu: { name: 'Update', description: 'Change the schedule, amount or card of a subscription', action: 'Change a subscription' },
+	menu: {
+		name: 'Update',
+		description: 'Change the schedule, amount or card of a subscription',
+		action: 'Change a subscription',
+	},
 	required: [recurringPaymentId],
 	optional: [currency, ...RECURRING_DETAILS],
 });

@@ -11,7 +11,11 @@ const cRes = defineField('cRes', 'text', {
 
 export default defineOperation({
 	gateway: 'uploadCRes',
-	menu: { name: 'Upload CRes', description: 'Send the 3-D Secure 2 challenge result so the payment can finish', action: 'Finish a 3-D Secure 2 challenge' },
+	menu: {
+		name: 'Upload CRes',
+		description: 'Send the 3-D Secure 2 challenge result so the payment can finish',
+		action: 'Finish a 3-D Secure 2 challenge',
+	},
 	required: [merchantOrderId, gatewayOrderId, cRes],
 	waitable: true,
 });

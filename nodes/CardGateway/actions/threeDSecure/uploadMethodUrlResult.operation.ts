@@ -34,7 +34,11 @@ const browser = [
 
 export default defineOperation({
 	gateway: 'uploadMethodUrlResult',
-	menu: { name: 'Upload Method URL Result', description: 'Report how the 3-D Secure 2 method step ended, with the browser data', action: 'Report the 3-D Secure 2 method step' },
+	menu: {
+		name: 'Upload Method URL Result',
+		description: 'Report how the 3-D Secure 2 method step ended, with the browser data',
+		action: 'Report the 3-D Secure 2 method step',
+	},
 	required: [merchantOrderId, gatewayOrderId, completion],
 	optional: browser,
 	waitable: true,

@@ -19,7 +19,11 @@ const md = defineField('md', 'text', {
 
 export default defineOperation({
 	gateway: 'uploadPaRes',
-	menu: { name: 'Upload PARes', description: 'Send the 3-D Secure 1 authentication result so the payment can finish', action: 'Finish a 3-D Secure 1 authentication' },
+	menu: {
+		name: 'Upload PARes',
+		description: 'Send the 3-D Secure 1 authentication result so the payment can finish',
+		action: 'Finish a 3-D Secure 1 authentication',
+	},
 	required: [merchantOrderId, gatewayOrderId, paRes],
 	optional: [md],
 	waitable: true,

@@ -12,7 +12,11 @@ const requestSerialNumber = defineField('by-request-sn', 'id', {
 // Read-only: the order is identified by the merchant order ID and, when known, the gateway's.
 export default defineOperation({
 	gateway: 'status',
-	menu: { name: 'Get Status', description: 'Get the current status of an order: final or not, 3-D Secure data, amounts', action: 'Get the status of a transaction' },
+	menu: {
+		name: 'Get Status',
+		description: 'Get the current status of an order: final or not, 3-D Secure data, amounts',
+		action: 'Get the status of a transaction',
+	},
 	required: [merchantOrderId],
 	main: [gatewayOrderId],
 	optional: [requestSerialNumber],

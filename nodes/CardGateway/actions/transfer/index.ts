@@ -6,4 +6,9 @@ import sendByReference from './sendByReference.operation';
 import sendByReferenceV2 from './sendByReferenceV2.operation';
 
 // Each operation is one entry here; its own file declares the rest (menu entry, request; what it does to money is its catalogue line).
-export const { operations, description } = defineResource('transfer', 'Transfer', 'send', { checkPanEligibility, send, sendByReference, sendByReferenceV2 });
+export const { operations, description } = defineResource('transfer', 'Transfer', 'send', {
+	checkPanEligibility,
+	send,
+	sendByReference,
+	sendByReferenceV2,
+});

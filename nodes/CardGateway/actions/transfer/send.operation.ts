@@ -19,7 +19,17 @@ export default defineOperation({
 	gateway: 'transfer',
 	menu: { name: 'Send', description: 'Move money from one card to another', action: 'Send money from card to card' },
 	required: [newMerchantOrderId, ...MONEY],
-	optional: [orderDescription, ipAddress, ...CARD, sourceRecurringPaymentId, destinationCardNumber, destinationRecurringPaymentId, depositToCard, redirectUrl, ...CALLBACKS],
+	optional: [
+		orderDescription,
+		ipAddress,
+		...CARD,
+		sourceRecurringPaymentId,
+		destinationCardNumber,
+		destinationRecurringPaymentId,
+		depositToCard,
+		redirectUrl,
+		...CALLBACKS,
+	],
 	waitable: true,
 	refine: transferEnds,
 });

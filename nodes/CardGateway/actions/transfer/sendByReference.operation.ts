@@ -4,6 +4,10 @@ import { TRANSFER_BY_REFERENCE } from '../common/requests';
 // Between stored cards (v4, RSA).
 export default defineOperation({
 	gateway: 'transferByRef',
-	menu: { name: 'Send by Reference', description: 'Move money between stored cards (card references)', action: 'Send money between stored cards' },
+	menu: {
+		name: 'Send by Reference',
+		description: 'Move money between stored cards (card references)',
+		action: 'Send money between stored cards',
+	},
 	...TRANSFER_BY_REFERENCE,
 });
