@@ -27,6 +27,15 @@ export interface OptionSet {
 // are named "Wait …" so that the three stand together.
 const ALL_OPTIONS: INodeProperties[] = [
 	{
+		displayName: 'Act Once per Key',
+		name: 'actOncePerKey',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. {{ $json.orderid }}:{{ $json.status }}:{{ $json.type }}',
+		description:
+			'A key that names what this item acts on, e.g. the callback that started the workflow. The node claims the key before sending; a key claimed before (by any execution, in any n8n process) sends nothing. Needs the "Card Gateway Claims (n8n API)" credential. A claim whose request moved nothing is given back.',
+	},
+	{
 		displayName: 'Allow AI Agents to Move Money',
 		name: 'allowAiMoneyMovement',
 		type: 'boolean',
@@ -143,7 +152,13 @@ const ALL_OPTIONS: INodeProperties[] = [
 
 const WAIT_OPTIONS = new Set(['waitForFinalStatus', 'maxWaitSeconds', 'pollIntervalSeconds']);
 /** Offered only where money moves. */
-const MONEY_OPTIONS = new Set(['allowAiMoneyMovement', 'dryRun', 'maxAmountPerItem', 'maxTotalPerRun']);
+const MONEY_OPTIONS = new Set([
+	'actOncePerKey',
+	'allowAiMoneyMovement',
+	'dryRun',
+	'maxAmountPerItem',
+	'maxTotalPerRun',
+]);
 
 export function optionsCollection(set: OptionSet): INodeProperties {
 	const options = ALL_OPTIONS.filter(
@@ -198,6 +213,8 @@ export const extraFields: INodeProperties = {
 
 /** The options of one item, with defaults applied. */
 export interface RunOptions {
+	/** The key claimed before sending ("" = no claim). */
+	actOncePerKey: string;
 	allowAiMoneyMovement: boolean;
 	concurrency: number;
 	dryRun: boolean;
@@ -219,8 +236,17 @@ export interface RunOptions {
 	unreadable: readonly GatewayInputError[];
 }
 
-/** The safety options: read from the first item, and never from an AI model (see guards.ts). */
-export const SAFETY_OPTIONS = ['allowAiMoneyMovement', 'dryRun', 'maxAmountPerItem', 'maxTotalPerRun'] as const;
+/**
+ * The safety options: never from an AI model (see guards.ts); all but Act Once per Key hold for the
+ * whole run and are read from the first item.
+ */
+export const SAFETY_OPTIONS = [
+	'actOncePerKey',
+	'allowAiMoneyMovement',
+	'dryRun',
+	'maxAmountPerItem',
+	'maxTotalPerRun',
+] as const;
 
 /** An option's name as the user sees it. */
 export function optionLabel(name: string): string {
@@ -273,6 +299,7 @@ export function runOptions(raw: IDataObject, stored?: IDataObject): RunOptions {
 	const limit = (name: string) => read(name, readLimit, '');
 	const scheme = read('signatureScheme', readText, '');
 	return {
+		actOncePerKey: text('actOncePerKey'),
 		allowAiMoneyMovement: flag('allowAiMoneyMovement', AI_SWITCH),
 		concurrency: Math.min(MAX_CONCURRENCY, Math.floor(number('concurrency', 1, 1))),
 		// a Dry Run that cannot be read rehearses, should anything ignore `unreadable`
