@@ -159,16 +159,38 @@ export const OPERATIONS = {
 		undefined,
 		{ orderIdField: 'client-orderid' },
 	),
+	// Charges a subscription's stored card once, now: a new order, found by its order ID like a rebill. The docs
+	// publish no group URL for it.
+	processRecurringPayment: op(
+		'PROCESS_RP_V4',
+		'/api/v4/process-recurring-payment',
+		'oauth-rsa-sha256',
+		'charge',
+		'statusV4',
+		{ orderIdField: 'client-orderid', groupCapable: false },
+	),
 	payout: op('PAYOUT', '/api/v2/payout', 'oauth-hmac-sha1', 'payout', 'status'),
 	payoutCheck: op('PAYOUT_V4_CHECK', '/api/v4/payout-check', 'oauth-rsa-sha256', 'none', 'statusV4'),
 	payoutPay: op('PAYOUT_V4_PAY', '/api/v4/payout-pay', 'oauth-rsa-sha256', 'payCheckedPayout', 'statusV4'),
 	payoutV4: op('PAYOUT_V4', '/api/v4/payout', 'oauth-rsa-sha256', 'payout', 'statusV4'),
+	payoutByRefV4: op('PAYOUT_BY_REF_V4', '/api/v4/payout-by-ref', 'oauth-rsa-sha256', 'payout', 'statusV4'),
 	transfer: op('TRANSFER_V4', '/api/v4/transfer', 'oauth-rsa-sha256', 'transfer', 'statusV4'),
 	transferByRefV2: op('TRANSFER_BY_REF', '/api/v2/transfer-by-ref', 'control', 'transfer', 'status', {
 		control: TRANSFER_BY_REF_FORMULA,
 	}),
 	transferByRef: op('TRANSFER_BY_REF_V4', '/api/v4/transfer-by-ref', 'oauth-rsa-sha256', 'transfer', 'statusV4'),
 	panEligibilitySend: op('PAN_ELIGIBILITY_SEND', '/api/v2/pan-eligibility/send', 'oauth-hmac-sha1', 'none', 'status', {
+		orderIdField: 'client-order-id',
+	}),
+	panEligibilityReceive: op(
+		'PAN_ELIGIBILITY_RECEIVE',
+		'/api/v2/pan-eligibility/receive',
+		'oauth-hmac-sha1',
+		'none',
+		'status',
+		{ orderIdField: 'client-order-id' },
+	),
+	panEligibilityBoth: op('PAN_ELIGIBILITY_BOTH', '/api/v2/pan-eligibility/both', 'oauth-hmac-sha1', 'none', 'status', {
 		orderIdField: 'client-order-id',
 	}),
 	// The uploads let a pending 3-D Secure sale or preauth go on: PaRes and CRes complete it, and after the
