@@ -4,8 +4,11 @@
 // form). Nothing here exists on a real gateway.
 const reply = require('./reply');
 const { adminView, chargeBack, clearOrder, findOrderForAdmin, forceFinalStatus } = require('./engine/admin-views');
+const { reportedCallbacks, sendCallback } = require('./engine/callbacks');
+const { E_FIELD, E_STATE, GatewayError } = require('./engine/errors');
 const { showFormPage, submitFormPage } = require('./engine/forms');
 const { mintToken } = require('./engine/hosted-fields');
+const { createSampleOrder } = require('./engine/samples');
 const { showAcsPage, submitAcsPage } = require('./engine/three-d-secure');
 
 /** @typedef {import('node:http').IncomingMessage} IncomingMessage */
@@ -44,6 +47,69 @@ function readForm(req, readBody) {
 }
 
 /**
+ * An order by its orderid or else by its client_orderid, which must then name one order only.
+ * @param {import('./engine/types').GatewayState} gateway
+ * @param {string} id
+ */
+function findOrderByEitherId(gateway, id) {
+	const byClientId = [...gateway.store.orders.values()].filter((order) => order.clientOrderId === id);
+	if (gateway.store.orders.has(id) || byClientId.length === 0) return findOrderForAdmin(gateway, id);
+	if (byClientId.length > 1)
+		throw new GatewayError(E_STATE, `client_orderid ${id} names ${byClientId.length} orders: use the orderid`);
+	return byClientId[0];
+}
+
+/**
+ * Send the callbacks the order has reported (or those of the given types) to url, one after the
+ * other as the gateway would, each signed and retried like any callback; resolves once each has had
+ * its first attempt.
+ * @param {import('./server').SandboxServer} srv
+ * @param {string} id        orderid or client_orderid
+ * @param {{ url?: unknown, types?: unknown }} body
+ */
+async function sendOrderCallbacks(srv, id, body) {
+	const order = findOrderByEitherId(srv.gateway, id);
+	const url = String(body.url || '');
+	if (!/^https?:$/.test(URL.canParse(url) ? new URL(url).protocol : ''))
+		throw new GatewayError(E_FIELD, `url must be an http:// or https:// URL (got '${url}')`);
+	const types = typeof body.types === 'string' ? body.types.split(',') : body.types;
+	if (types !== undefined && !(Array.isArray(types) && types.every((type) => typeof type === 'string')))
+		throw new GatewayError(E_FIELD, 'types must be a list of transaction types (or one string, comma-separated)');
+	const reported = reportedCallbacks(order);
+	const chosen = types
+		? reported.filter((callback) => types.map((t) => t.trim()).includes(String(callback.type)))
+		: reported;
+	if (!chosen.length) {
+		const has = reported.map((callback) => callback.type).join(', ') || `none yet (${order.status})`;
+		throw new GatewayError(
+			E_STATE,
+			`Order ${order.orderid} has no callback to send${types ? ` of types ${types.join(', ')}` : ''}; its callbacks: ${has}`,
+		);
+	}
+	const deliveries = [];
+	for (const callback of chosen) {
+		const sent = sendCallback(srv.gateway, order, callback, [url]);
+		await Promise.all(sent.map((delivery) => srv.deps.callbacks.firstAttempt(delivery)));
+		deliveries.push(...sent);
+	}
+	return { orderid: order.orderid, client_orderid: order.clientOrderId, deliveries };
+}
+
+/**
+ * The admin API's answer to a refusal: a gateway error by its code (3: 404, 1: 400, else 409), any
+ * other error 400.
+ * @param {import('node:http').ServerResponse} res
+ * @param {any} e
+ */
+function refuse(res, e) {
+	if (e && e.code && e.type) {
+		const status = e.code === 3 ? 404 : e.code === 1 ? 400 : 409;
+		return reply.sendJson(res, status, { error: e.message, code: e.code });
+	}
+	return reply.sendJson(res, 400, { error: e.message });
+}
+
+/**
  * Returns the HTTP status it answered with.
  * @param {import('./server').SandboxServer} srv
  * @param {IncomingMessage} req
@@ -68,11 +134,7 @@ async function handleAdmin(srv, req, res, path, query) {
 		try {
 			return fn();
 		} catch (/** @type {any} */ e) {
-			if (e && e.code && e.type) {
-				const status = e.code === 3 ? 404 : e.code === 1 ? 400 : 409;
-				return reply.sendJson(res, status, { error: e.message, code: e.code });
-			}
-			return reply.sendJson(res, 400, { error: e.message });
+			return refuse(res, e);
 		}
 	};
 
@@ -101,7 +163,7 @@ async function handleAdmin(srv, req, res, path, query) {
 	}
 
 	// Admin API ----------------------------------------------------------------------
-	const route = `${method} ${parts.map((p, i) => (i === 1 && ['orders', 'callbacks', 'faults'].includes(parts[0]) ? ':id' : p)).join('/')}`;
+	const route = `${method} ${parts.map((p, i) => (i === 1 && ['orders', 'callbacks', 'faults', 'samples'].includes(parts[0]) ? ':id' : p)).join('/')}`;
 	/** @type {any} */
 	let body = {};
 	if (method === 'POST' || method === 'DELETE') {
@@ -141,6 +203,13 @@ async function handleAdmin(srv, req, res, path, query) {
 			return guard(() => reply.sendJson(res, 200, adminView(chargeBack(gateway, parts[1], body))));
 		case 'POST orders/:id/finalize':
 			return guard(() => reply.sendJson(res, 200, adminView(forceFinalStatus(gateway, parts[1], body))));
+		case 'POST orders/:id/send-callbacks':
+			return sendOrderCallbacks(srv, decodeURIComponent(parts[1]), body).then(
+				(sent) => reply.sendJson(res, 200, sent),
+				(e) => refuse(res, e),
+			);
+		case 'POST samples/:id':
+			return guard(() => reply.sendJson(res, 200, adminView(createSampleOrder(gateway, parts[1], base))));
 		case 'GET ledger': {
 			let list = store.ledger;
 			if (q.get('orderid')) list = list.filter((e) => e.orderid === q.get('orderid'));

@@ -65,6 +65,8 @@ class Callbacks {
 		this.deliveries = [];
 		/** @type {Map<string, { release: () => void, deliveries: Delivery[] }>} orderid → held deliveries (out-of-order fault) */
 		this.held = new Map();
+		/** @type {WeakMap<Delivery, Promise<void>>} settles once a delivery's first attempt is done */
+		this.firstAttempts = new WeakMap();
 	}
 
 	reset() {
@@ -184,7 +186,8 @@ class Callbacks {
 	 */
 	start(d) {
 		d.state = 'pending';
-		return new Promise((resolveFirst) => {
+		/** @type {Promise<void>} */
+		const first = new Promise((resolveFirst) => {
 			/** @param {number} n */
 			const attempt = async (n) => {
 				if (this.closed) return resolveFirst();
@@ -224,6 +227,17 @@ class Callbacks {
 			};
 			setImmediate(() => attempt(1));
 		});
+		this.firstAttempts.set(d, first);
+		return first;
+	}
+
+	/**
+	 * Settles once the delivery's first attempt is done (at once for one not started: held back by a fault).
+	 * @param {Delivery} d
+	 * @returns {Promise<void>}
+	 */
+	firstAttempt(d) {
+		return this.firstAttempts.get(d) || Promise.resolve();
 	}
 
 	list() {

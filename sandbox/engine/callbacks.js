@@ -1,6 +1,7 @@
 // @ts-check
 'use strict';
-// What a server callback carries and how it is signed; ../callbacks.js delivers it.
+// What a server callback carries and how it is signed; ../callbacks.js delivers it. Every callback an
+// order reports is kept, so the admin API can send the same genuine callbacks to another URL.
 const { formatMinor } = require('../amount');
 
 /** @typedef {import('./types').GatewayState} GatewayState */
@@ -17,14 +18,27 @@ const { formatMinor } = require('../amount');
  */
 
 /**
- * Queue the callback for delivery, signed with the merchant's control key.
- * @param {GatewayState} state
+ * A callback the order reported, whatever its URLs were (none included).
+ * @typedef {object} ReportedCallback
+ * @property {string | undefined} type
+ * @property {Record<string, string>} params   without control
+ * @property {import('./types').CommandName} definition
+ */
+
+/**
+ * Each order's reported callbacks, oldest first. Beside the order rather than in it: the order's
+ * shape stays the engine's, and a reset forgets both together.
+ * @type {WeakMap<Order, ReportedCallback[]>}
+ */
+const reportedByOrder = new WeakMap();
+
+/**
+ * The callback's fields, without control.
  * @param {Order} order
  * @param {CallbackRequest} callback
+ * @returns {Record<string, string>}
  */
-function queueCallback(state, order, callback) {
-	const urls = callback.urls.filter(Boolean);
-	if (!urls.length) return;
+function callbackParams(order, callback) {
 	const outcome = /** @type {import('./types').Outcome} */ (order.outcome);
 	/** @type {Record<string, string>} */
 	const params = {
@@ -49,14 +63,25 @@ function queueCallback(state, order, callback) {
 	params['gate-partial-reversal'] = 'enabled';
 	params['processor-tx-id'] = `PNTEST-${order.orderid}`;
 	if (order.merchantdata !== undefined) params.merchantdata = order.merchantdata;
+	return params;
+}
+
+/**
+ * Queue a reported callback for delivery to urls, signed with the merchant's control key.
+ * @param {GatewayState} state
+ * @param {Order} order
+ * @param {ReportedCallback} reported
+ * @param {string[]} urls
+ */
+function sendCallback(state, order, reported, urls) {
 	const controlKey = order.merchant.controlKey;
-	state.callbacks.enqueue({
+	return state.callbacks.enqueue({
 		orderid: order.orderid,
 		clientOrderId: order.clientOrderId,
-		type: callback.type,
+		type: reported.type,
 		urls,
-		params,
-		definition: callback.definition,
+		params: reported.params,
+		definition: reported.definition,
 		/** @param {Record<string, string>} fields @param {boolean} wrong */
 		sign: (fields, wrong) =>
 			state.verifier.sha1Hex(
@@ -65,4 +90,26 @@ function queueCallback(state, order, callback) {
 	});
 }
 
-module.exports = { queueCallback };
+/**
+ * The order reports a transaction: kept, and queued for each of its URLs (if any).
+ * @param {GatewayState} state
+ * @param {Order} order
+ * @param {CallbackRequest} callback
+ */
+function queueCallback(state, order, callback) {
+	/** @type {ReportedCallback} */
+	const reported = { type: callback.type, params: callbackParams(order, callback), definition: callback.definition };
+	reportedByOrder.set(order, [...reportedCallbacks(order), reported]);
+	sendCallback(state, order, reported, callback.urls);
+}
+
+/**
+ * The callbacks the order has reported so far, oldest first.
+ * @param {Order} order
+ * @returns {ReportedCallback[]}
+ */
+function reportedCallbacks(order) {
+	return reportedByOrder.get(order) || [];
+}
+
+module.exports = { queueCallback, reportedCallbacks, sendCallback };
