@@ -153,15 +153,15 @@ async function main() {
 	const n8n = new N8nInstance({ runtime, userFolder, port: N8N_PORT });
 	started.push(() => n8n.stop());
 
+	const examples = exampleWorkflows();
+	const listening = examples.filter(listens);
 	try {
 		await step("installing the package into n8n (as n8n's community-package installer does)", () =>
 			n8n.installPackage(tarball),
 		);
 		await n8n.importCredentials([sandboxCredential(sandbox.url)]);
-		const examples = exampleWorkflows();
 		log(`importing ${examples.length} example workflows`);
 		await n8n.importWorkflows(examples);
-		const listening = examples.filter(listens);
 		for (const workflow of listening) await n8n.publish(workflow.id);
 		await seedDemoOrders(sandbox.url);
 		await step('starting n8n', () => n8n.start());
@@ -176,6 +176,14 @@ async function main() {
 	log(`login:      ${n8n.owner.email} / ${n8n.owner.password}`);
 	log(`sandbox:    ${sandbox.url}/sandbox/orders, /ledger, /callbacks, /sink`);
 	log('Open "Bulk refund", "Payout run" or "Reconciliation" and press Execute; see examples/README.md for the others.');
+	const alert = listening.find((workflow) => workflow.name === 'Example: callback alert');
+	const callbackPath = alert && productionWebhooks(alert).find((webhook) => webhook.path.endsWith('/callback'));
+	if (callbackPath) {
+		const sandboxFlag = SANDBOX_PORT === 8899 ? '' : ` --port ${SANDBOX_PORT}`;
+		log(
+			`Try the trigger ("Callback alert" posts to /sandbox/sink): npm run sandbox -- send-callbacks --sample declined-sale --url ${n8n.baseUrl}/webhook/${callbackPath.path}${sandboxFlag}`,
+		);
+	}
 	log(`Ctrl-C stops n8n and the sandbox (or send SIGINT or SIGTERM to this process, ${process.pid}, or to npm run).`);
 }
 
