@@ -127,6 +127,7 @@ class QueueTopology {
 		port = 5800,
 		workers = 1,
 		workerConcurrency = 10,
+		webhookProcesses = 1,
 		settings = {},
 	}) {
 		this.runtime = runtime;
@@ -140,6 +141,9 @@ class QueueTopology {
 		this.redis = undefined;
 		this.main = undefined;
 		this.webhookProcess = undefined;
+		this.webhookProcessCount = webhookProcesses;
+		/** Webhook processes after the first (their ports: webhookBaseUrls()). */
+		this.moreWebhookProcesses = [];
 		this.workers = [];
 	}
 
@@ -184,10 +188,22 @@ class QueueTopology {
 		return `http://127.0.0.1:${this.port + 10}`;
 	}
 
+	/** Every webhook process's base URL: the first one (webhookBaseUrl), then the others, 100 ports up, 10 apart. */
+	webhookBaseUrls() {
+		return [this.port + 10, ...this.moreWebhookPorts()].map((port) => `http://127.0.0.1:${port}`);
+	}
+
+	moreWebhookPorts() {
+		return Array.from({ length: this.webhookProcessCount - 1 }, (_, index) => this.port + 100 + 10 * index);
+	}
+
 	/** Main first (it runs the migrations and activates the published workflows), then the rest. */
 	async start() {
 		await this.main.start();
 		this.webhookProcess = await this.process('webhook', 'webhook', this.port + 10).start();
+		for (const [index, port] of this.moreWebhookPorts().entries()) {
+			this.moreWebhookProcesses.push(await this.process('webhook', `webhook-${index + 2}`, port).start());
+		}
 		for (let index = 0; index < this.workerCount; index++) this.workers.push(await this.startWorker(index));
 		return this;
 	}
@@ -205,6 +221,7 @@ class QueueTopology {
 		const pids = {
 			main: this.main?.pid(),
 			webhook: this.webhookProcess?.pid(),
+			...Object.fromEntries(this.moreWebhookProcesses.map((process) => [process.name, process.pid()])),
 			postgres: this.postgres?.pid(),
 			redis: this.redis?.pid(),
 		};
@@ -224,6 +241,7 @@ class QueueTopology {
 
 	async stop() {
 		for (const worker of this.workers) await worker?.stop();
+		for (const webhookProcess of this.moreWebhookProcesses) await webhookProcess.stop();
 		await this.webhookProcess?.stop();
 		await this.main?.stop();
 		await this.redis?.stop();
@@ -246,6 +264,8 @@ class QueueTopology {
 	static async stopFromState(state) {
 		const { pids } = state;
 		for (const name of Object.keys(pids).filter((n) => n.startsWith('worker')))
+			if (pids[name]) await killAndWait(pids[name], 'SIGTERM', 30_000);
+		for (const name of Object.keys(pids).filter((n) => n.startsWith('webhook-')))
 			if (pids[name]) await killAndWait(pids[name], 'SIGTERM', 30_000);
 		for (const name of ['webhook', 'main', 'redis']) if (pids[name]) await killAndWait(pids[name], 'SIGTERM', 30_000);
 		await new Postgres({ dir: state.postgres.dir, port: state.postgres.port }).stop();

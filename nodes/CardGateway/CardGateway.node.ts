@@ -8,6 +8,7 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
+import * as balance from './actions/balance';
 import * as cardReference from './actions/cardReference';
 import { toolDescriptionProperty } from './actions/common/guards';
 import { movesMoney, type OperationModule } from './actions/common/operation';
@@ -20,7 +21,17 @@ import * as threeDSecure from './actions/threeDSecure';
 import * as transaction from './actions/transaction';
 import * as transfer from './actions/transfer';
 
-const RESOURCES = { cardReference, hostedForm, payment, payout, recurringPayment, threeDSecure, transaction, transfer };
+const RESOURCES = {
+	balance,
+	cardReference,
+	hostedForm,
+	payment,
+	payout,
+	recurringPayment,
+	threeDSecure,
+	transaction,
+	transfer,
+};
 
 /**
  * One "Tool Description" per operation, shown only when the node is an AI agent's tool (n8n then
@@ -60,7 +71,11 @@ export class CardGateway implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'cardGatewayApi', required: true }],
+		// The claims credential is used only by the option "Act Once per Key" (claims.ts).
+		credentials: [
+			{ name: 'cardGatewayApi', required: true },
+			{ name: 'cardGatewayClaimsApi', required: false },
+		],
 		properties: [
 			...toolDescriptions(),
 			{
@@ -71,6 +86,7 @@ export class CardGateway implements INodeType {
 				// n8n's scanner requires A–Z (inline disables do not count there); the 3-D Secure uploads are
 				// named so that they sort after the everyday resources instead of heading the list.
 				options: [
+					{ name: 'Balance', value: 'balance' },
 					{ name: 'Card Reference', value: 'cardReference' },
 					{ name: 'Hosted Form', value: 'hostedForm' },
 					{ name: 'Payment', value: 'payment' },
@@ -82,6 +98,7 @@ export class CardGateway implements INodeType {
 				],
 				default: 'payment',
 			},
+			...balance.description,
 			...cardReference.description,
 			...hostedForm.description,
 			...payment.description,

@@ -62,7 +62,9 @@ export async function startE2eEnvironment(options: {
 	port: number;
 	workflows: Array<Record<string, unknown>>;
 	publish: string[];
-	queue?: { workers: number; workerConcurrency?: number };
+	queue?: { workers: number; workerConcurrency?: number; webhookProcesses?: number };
+	/** More credentials to import beside the sandbox's ({ id, name, type, data }). */
+	credentials?: Array<Record<string, unknown>>;
 }): Promise<E2eEnvironment> {
 	const runtime: string = await ensureRuntime();
 	const userFolder = mkdtempSync(join(tmpdir(), 'n8n-card-gateway-e2e-'));
@@ -94,6 +96,7 @@ export async function startE2eEnvironment(options: {
 					endpointGroupId: '',
 				},
 			},
+			...(options.credentials ?? []),
 		]);
 		await n8n.importWorkflows(options.workflows);
 		for (const id of options.publish) await n8n.publish(id);

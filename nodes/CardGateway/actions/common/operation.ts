@@ -1,4 +1,10 @@
-import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import { OPERATIONS, type AuthScheme, type OperationId } from '../../../shared/protocol/catalogue';
 import { GatewayInputError } from '../../../shared/protocol/errors';
@@ -23,7 +29,7 @@ import {
 	type DeliveryPlan,
 	type StatusKnowledge,
 } from './delivery';
-import { rehearse } from './dryRun';
+import { alreadyClaimedOutput, claimKey, settlingClaim } from './claims';
 import { moneyFactsOf, movesMoney } from './facts';
 import { guardAiAgent, guardRetryOnFail } from './guards';
 import { generatedOrderId, isExecutionRetry } from './orderIds';
@@ -31,6 +37,7 @@ import { expireMonth, expireYear, sectionHeading, type Field } from './fields';
 import { hasLimits, reserveSpending, runSettings, type RunSettings } from './limits';
 import { extraFields, itemOptions, optionsCollection, RETRY_ON_FAIL_WARNING, type RunOptions } from './options';
 import { moneyOutcome } from './moneyOutcome';
+import { boundItem, planOfRun, planRecord, rehearsePlanned } from './planRun';
 import { nodeParameter, readAhead } from './parameters';
 import { summarise } from './output';
 import { asText, checkExpiry, isEmpty, label, wireValue } from './values';
@@ -62,6 +69,16 @@ export interface OperationDefinition {
 	refine?: (values: CheckedValues) => void;
 	/** Runs after the checks and before the request is sent; may complete the request from the gateway. */
 	prepare?: (ctx: IExecuteFunctions, step: PrepareStep) => Promise<void>;
+	/**
+	 * A read-only operation over many records (a report, a reconciliation, balances): it runs once for
+	 * all input items and outputs items of its own, from parameters of its own (no request fields).
+	 */
+	readMany?: ReadMany;
+}
+
+export interface ReadMany {
+	parameters: INodeProperties[];
+	run(ctx: IExecuteFunctions): Promise<INodeExecutionData[]>;
 }
 
 /** An operation placed in the node. */
@@ -139,6 +156,18 @@ export { moneyFactsOf, movesMoney };
 
 /** Builds one operation's parameters (scoped to it) and its per-item execution. */
 function buildOperation(spec: OperationSpec): Operation {
+	const show = { show: { resource: [spec.resource], operation: [spec.operation] } };
+	if (spec.readMany) {
+		const { readMany } = spec;
+		return {
+			spec,
+			description: updateDisplayOptions(show, readMany.parameters),
+			// The router runs readMany for the whole run; one item's execution is the same run's output.
+			async execute(this: IExecuteFunctions, itemIndex: number) {
+				return (await readMany.run(this))[itemIndex]?.json ?? {};
+			},
+		};
+	}
 	const gateway = OPERATIONS[spec.gateway];
 	const money = movesMoney(spec);
 	const properties: INodeProperties[] = [];
@@ -171,10 +200,7 @@ function buildOperation(spec: OperationSpec): Operation {
 			defaultScheme: gateway.auth,
 		}),
 	);
-	const description = updateDisplayOptions(
-		{ show: { resource: [spec.resource], operation: [spec.operation] } },
-		properties,
-	);
+	const description = updateDisplayOptions(show, properties);
 	return {
 		spec,
 		description,
@@ -185,6 +211,25 @@ function buildOperation(spec: OperationSpec): Operation {
 }
 
 async function executeOperation(ctx: IExecuteFunctions, spec: OperationSpec, itemIndex: number): Promise<IDataObject> {
+	if (!movesMoney(spec)) return await runItem(ctx, spec, await prepareItem(ctx, spec, itemIndex));
+	// A dry run, and a real run bound to an approved plan, plan the whole run before any item is sent.
+	const runPlan = await planOfRun(ctx, spec, itemIndex);
+	if (runPlan?.dryRun) return await rehearsePlanned(ctx, spec, runPlan, itemIndex);
+	const prepared = runPlan ? boundItem(ctx, spec, runPlan, itemIndex) : await prepareItem(ctx, spec, itemIndex);
+	return { ...(await runItem(ctx, spec, prepared)), ...planRecord(runPlan, itemIndex) };
+}
+
+/** One item, ready to send: its options, run settings, checked request and how it is sent. */
+export interface PreparedItem {
+	options: RunOptions;
+	run: RunSettings;
+	request: BuiltRequest;
+	call: GatewayCall;
+	plan: DeliveryPlan;
+}
+
+/** Reads and checks one item and builds its call; sends nothing (at most an operation's own status query). */
+export async function prepareItem(ctx: IExecuteFunctions, spec: OperationSpec, itemIndex: number): Promise<PreparedItem> {
 	const facts = moneyFactsOf(spec);
 	const { options, auth, login, request, run } = await beforeSending(ctx, spec, itemIndex).catch((error: Error) => {
 		throw withMoneyEffect(error, 'notSent');
@@ -207,6 +252,14 @@ async function executeOperation(ctx: IExecuteFunctions, spec: OperationSpec, ite
 		target: request.clientOrderId ? undefined : targetOf(spec, request.values),
 		requested: facts.moves && !facts.followUp && request.values.amount ? requestedMoney(request.values) : undefined,
 	};
+	return { options, run, request, call, plan };
+}
+
+/** Sends one prepared item for real (a dry run never gets here) and reports what it did to the money. */
+async function runItem(ctx: IExecuteFunctions, spec: OperationSpec, prepared: PreparedItem): Promise<IDataObject> {
+	const facts = moneyFactsOf(spec);
+	const { options, run, request, call, plan } = prepared;
+	const { itemIndex } = plan;
 	// Limits are checked before anything is sent, the order-ID check included, unless the amount is the order's.
 	const limited = facts.moves && !run.dryRun && hasLimits(run);
 	const amountFromOrder = facts.followUp && !request.values.amount;
@@ -221,15 +274,6 @@ async function executeOperation(ctx: IExecuteFunctions, spec: OperationSpec, ite
 				throw error;
 			});
 	const before = await counted(async () => await orderBefore(ctx, spec, request, run, call, plan));
-	if (facts.moves && run.dryRun) {
-		return await rehearse(
-			ctx,
-			{ label: spec.label, gateway: spec.gateway, values: request.values, generatedOrderId: request.generatedOrderId },
-			call,
-			plan,
-			before,
-		);
-	}
 	if (limited && amountFromOrder) unreserve = reserveSpending(ctx, spec.label, plan, request.values, before);
 	const existing = await counted(() => (before && !facts.followUp ? existingOrder(ctx, plan, before) : undefined));
 	if (existing) {
@@ -242,18 +286,28 @@ async function executeOperation(ctx: IExecuteFunctions, spec: OperationSpec, ite
 			alreadyExistedOutcome(facts, plan, existing),
 		);
 	}
-	let delivered = await counted(async () => await deliver(ctx, call, plan));
-	if (spec.waitable && options.waitForFinalStatus) {
-		delivered = await waitForFinalStatus(ctx, call, plan, delivered, options);
+	const claim = options.actOncePerKey
+		? await counted(async () => await claimKey(ctx, itemIndex, options.actOncePerKey))
+		: undefined;
+	if (claim?.kind === 'taken') {
+		unreserve?.();
+		return alreadyClaimedOutput(claim);
 	}
-	// The order as the gateway reports it now; what this operation moved is moneyOutcome's.
-	return summarise(
-		delivered.orderAfter ?? delivered.reply,
-		request,
-		delivered.notes,
-		options.includeRawReply,
-		moneyOutcome(spec.gateway, delivered, request.values, before),
-	);
+	const send = async () => {
+		let delivered = await counted(async () => await deliver(ctx, call, plan));
+		if (spec.waitable && options.waitForFinalStatus) {
+			delivered = await waitForFinalStatus(ctx, call, plan, delivered, options);
+		}
+		// The order as the gateway reports it now; what this operation moved is moneyOutcome's.
+		return summarise(
+			delivered.orderAfter ?? delivered.reply,
+			request,
+			delivered.notes,
+			options.includeRawReply,
+			moneyOutcome(spec.gateway, delivered, request.values, before),
+		);
+	};
+	return claim ? await settlingClaim(claim, send) : await send();
 }
 
 /**
@@ -266,7 +320,7 @@ async function executeOperation(ctx: IExecuteFunctions, spec: OperationSpec, ite
  * - a full capture, return or void under spending limits counts what is on the order;
  * - a void or 3-D Secure completion is confirmed afterwards only against the order as it was before.
  */
-async function orderBefore(
+export async function orderBefore(
 	ctx: IExecuteFunctions,
 	spec: OperationSpec,
 	request: BuiltRequest,
