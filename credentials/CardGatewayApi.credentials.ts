@@ -167,7 +167,7 @@ export class CardGatewayApi implements ICredentialType {
 		const body = typeof requestOptions.body === 'string' ? requestOptions.body : '';
 		headers.Authorization =
 			signedWithParsedKey(merchant, marker, url, body, requestOptions) ??
-			oauthAuthorization(merchant, marker, url, body);
+			oauthAuthorization(merchant, marker, url, body, requestOptions.method);
 		return { ...requestOptions, headers };
 	}
 

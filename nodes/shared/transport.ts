@@ -288,6 +288,11 @@ function checkedUrl(
 	endpoint: EndpointChoice,
 	itemIndex?: number,
 ): string {
+	checkedBaseUrl(ctx, baseUrl, itemIndex);
+	return operationUrl(baseUrl, operation, endpoint);
+}
+
+function checkedBaseUrl(ctx: GatewayContext, baseUrl: string, itemIndex?: number): void {
 	let parsed: URL | undefined;
 	try {
 		parsed = new URL(String(baseUrl ?? '').trim());
@@ -308,7 +313,6 @@ function checkedUrl(
 			'notSent',
 		);
 	}
-	return operationUrl(baseUrl, operation, endpoint);
 }
 
 function checkedTimeout(ctx: GatewayContext, timeoutMs: number | undefined, itemIndex?: number): number {
@@ -426,4 +430,70 @@ function blockedBySsrfProtection(error: unknown): boolean {
 		if (link.name === 'SsrfBlockedIpError') return true;
 	}
 	return false;
+}
+
+/** A request outside the order API (the transaction report, the balance), signed with OAuth HMAC-SHA1. */
+export interface SignedCall {
+	method: 'GET' | 'POST';
+	/** The URL from the credential's base URL (checked to be http(s) first). */
+	url: (baseUrl: string, credentials: MerchantCredentials) => string;
+	/** Query parameters of a GET, body fields of a POST. */
+	fields: ReadonlyArray<readonly [string, string]>;
+	/** The body comes back as a stream (read as it arrives), not as a string. */
+	stream?: boolean;
+	accept: string;
+	timeoutMs?: number;
+	itemIndex?: number;
+}
+
+export type SignedOutcome =
+	{ kind: 'answer'; statusCode: number; contentType: string; body: AsyncIterable<Uint8Array> | string } | LostReply;
+
+/**
+ * Signs (the credential's OAuth HMAC-SHA1 over the query or body fields) and sends one read-only
+ * request; the answer comes back unparsed. What it throws is thrown before anything was sent.
+ */
+export async function signedRequest(ctx: IExecuteFunctions, call: SignedCall): Promise<SignedOutcome> {
+	const credentials = await merchantCredentials(ctx);
+	withInputErrors(ctx, call.itemIndex, () => checkSigningMaterial(ctx, 'oauth-hmac-sha1', credentials));
+	checkedBaseUrl(ctx, credentials.baseUrl, call.itemIndex);
+	const url = call.url(credentials.baseUrl, credentials);
+	const encoded = encodeForm(call.fields.filter(([, value]) => value !== ''));
+	const request: IHttpRequestOptions = {
+		method: call.method,
+		url: call.method === 'GET' && encoded ? `${url}?${encoded}` : url,
+		// The docs ask for this content type on the report's GET too.
+		headers: {
+			Accept: call.accept,
+			'Content-Type': 'application/x-www-form-urlencoded',
+			[SIGNING_HEADER]: 'HMAC-SHA1',
+		},
+		body: call.method === 'POST' ? encoded : undefined,
+		json: false,
+		encoding: call.stream ? 'stream' : 'text',
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		disableFollowRedirect: true,
+		timeout: checkedTimeout(ctx, call.timeoutMs, call.itemIndex),
+	};
+	let response: IN8nHttpFullResponse;
+	try {
+		response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, request, {
+			credentialsDecrypted: {
+				...credentialRef(ctx),
+				type: CREDENTIAL_TYPE,
+				data: credentials as unknown as ICredentialDataDecryptedObject,
+			},
+		})) as IN8nHttpFullResponse;
+	} catch (error) {
+		if (error instanceof GatewayInputError) throw inputError(ctx, error, call.itemIndex);
+		return unreachable(error, credentials);
+	}
+	const body = response.body as AsyncIterable<Uint8Array> | string | Buffer | undefined;
+	return {
+		kind: 'answer',
+		statusCode: response.statusCode,
+		contentType: String(response.headers?.['content-type'] ?? ''),
+		body: Buffer.isBuffer(body) ? body.toString('utf8') : (body ?? ''),
+	};
 }

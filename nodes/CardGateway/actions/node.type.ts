@@ -1,5 +1,6 @@
 import type { AllEntities } from 'n8n-workflow';
 
+import type * as balance from './balance';
 import type * as cardReference from './cardReference';
 import type * as hostedForm from './hostedForm';
 import type * as payment from './payment';
@@ -11,6 +12,7 @@ import type * as transfer from './transfer';
 
 /** Every resource's module; its operations are the entries of its defineResource list. */
 type Resources = {
+	balance: typeof balance;
 	cardReference: typeof cardReference;
 	hostedForm: typeof hostedForm;
 	payment: typeof payment;

@@ -12,8 +12,9 @@ import { maskSensitive, maskText } from '../../shared/protocol/masking';
 import { credentialSecrets } from '../../shared/protocol/signing';
 import { merchantCredentials } from '../../shared/transport';
 
+import * as balance from './balance';
 import * as cardReference from './cardReference';
-import { movesMoney, readItemAhead, type OperationModule } from './common/operation';
+import { movesMoney, readItemAhead, type OperationModule, type ReadMany } from './common/operation';
 import { runOptions } from './common/options';
 import { nodeParameter } from './common/parameters';
 import { refuseDuplicateOrderIds, stoppedRunError, type ItemOutcome } from './common/runReport';
@@ -28,6 +29,7 @@ import * as transfer from './transfer';
 
 /** Every resource's handlers; a missing operation of CardGatewayMap is a compile error. */
 const handlers: { [R in Resource]: Record<OperationOf<R>, OperationModule> } = {
+	balance: balance.operations,
 	cardReference: cardReference.operations,
 	hostedForm: hostedForm.operations,
 	payment: payment.operations,
@@ -64,6 +66,7 @@ async function runItems(this: IExecuteFunctions): Promise<INodeExecutionData[][]
 
 	const credentials = await merchantCredentials(this);
 	const secrets = credentialSecrets(credentials);
+	if (handler.spec.readMany) return [await readManyItems(this, handler.spec.readMany, secrets)];
 	const concurrency = runOptions(nodeParameter(this, 'options', 0, {}) as IDataObject).concurrency;
 	const money = movesMoney(handler.spec);
 	if (money) {
@@ -128,6 +131,25 @@ async function runItems(this: IExecuteFunctions): Promise<INodeExecutionData[][]
 		throw failures.reduce((first, failure) => (failure.index < first.index ? failure : first)).error;
 	}
 	return [results];
+}
+
+/** A read-only operation over many records: its items masked; with Continue On Fail its error is one error item. */
+async function readManyItems(
+	ctx: IExecuteFunctions,
+	readMany: ReadMany,
+	secrets: readonly string[],
+): Promise<INodeExecutionData[]> {
+	try {
+		return (await readMany.run(ctx)).map((item) => ({ ...item, json: maskSensitive(item.json, secrets) }));
+	} catch (error) {
+		const safe = scrub(error as Error, secrets);
+		if (!ctx.continueOnFail()) throw safe;
+		const failure =
+			safe instanceof NodeApiError || safe instanceof NodeOperationError
+				? safe
+				: new NodeOperationError(ctx.getNode(), safe);
+		return [{ json: { error: safe.message }, error: failure, pairedItem: { item: 0 } }];
+	}
 }
 
 /** Errors must not carry card data or secrets either (messages are built without them; this is the net). */

@@ -224,6 +224,23 @@ export const OPERATIONS = {
 			groupCapable: false,
 		},
 	),
+	// Read-only records beside the order API (docs: services_transaction-report, api_v2_get_balance): no order
+	// ID; the report lives beside /paynet, the balance names its endpoint or login itself.
+	transactionReport: op(
+		'TRANSACTION_REPORT',
+		'/paynet-ui/services/transaction-report',
+		'oauth-hmac-sha1',
+		'none',
+		undefined,
+		{
+			orderIdField: '',
+			groupCapable: false,
+		},
+	),
+	getBalance: op('GET_BALANCE', '/api/v2/get-balance', 'oauth-hmac-sha1', 'none', undefined, {
+		orderIdField: '',
+		groupCapable: false,
+	}),
 } as const satisfies Record<string, GatewayOperation>;
 
 export type OperationId = keyof typeof OPERATIONS;

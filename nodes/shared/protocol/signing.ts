@@ -58,15 +58,17 @@ export function credentialTestBody(credentials: MerchantCredentials): string {
 	return encodeForm([...Object.entries(fields), ['control', control]]);
 }
 
-/** The Authorization header value for an OAuth-signed form request. */
+/** The Authorization header value for an OAuth-signed request: a form POST, or a GET signed over its query. */
 export function oauthAuthorization(
 	credentials: MerchantCredentials,
 	method: OAuthSignatureMethod,
 	url: string,
 	body: string,
+	httpMethod = 'POST',
 ): string {
 	if (!credentials.login) throw new GatewayInputError('login', 'The credential has no merchant login');
 	return signOAuthRequest({
+		method: httpMethod,
 		url,
 		body: decodeForm(body),
 		consumerKey: credentials.login,
