@@ -13,6 +13,7 @@ const {
 	THREE_DS,
 	TRANSFER_BY_REF,
 } = require('./engine/control-formulas');
+const { getBalance } = require('./engine/balance');
 const { capture, returnOrder, voidOrder } = require('./engine/follow-ups');
 const { startFormOrder } = require('./engine/forms');
 const { saleWithToken } = require('./engine/hosted-fields');
@@ -220,6 +221,10 @@ const COMMANDS = {
 		ledgerKind: null,
 		card: 'none',
 	}),
+	// get-balance by endpoint, merchant login or manager login (docs: api_v2_get_balance*)
+	'v2/get-balance': oauth(HMAC, [], { handler: getBalance }),
+	'v2/get-balance/merchant': oauth(HMAC, [], { handler: getBalance, loginInUrl: 'merchant' }),
+	'v2/get-balance/manager': oauth(HMAC, [], { handler: getBalance, loginInUrl: 'manager' }),
 	'v4/create-card-ref': oauth(RSA, [CID, 'orderid'], { handler: createCardReference, v4: true }),
 	'v4/create-recurring-payment': oauth(RSA, [], { handler: createRecurringPayment }),
 	'v4/update-recurring-payment': oauth(RSA, ['recurring-payment-id'], { handler: updateRecurringPayment }),

@@ -3,6 +3,7 @@
 // Loads the sandbox configuration (merchants, endpoints, keys, options) and indexes it.
 const fs = require('node:fs');
 const path = require('node:path');
+const { parseAmount } = require('./amount');
 
 const DEFAULT_CONFIG_FILE = path.join(__dirname, 'config', 'default.json');
 
@@ -33,6 +34,9 @@ const DEFAULT_OPTIONS = {
 	requestLogSize: 1000,
 	descriptor: 'CARD GATEWAY SANDBOX',
 	faults: [],
+	// get-balance: on for every merchant (true), for none (false), or for the listed logins; the
+	// gateway's support enables it per merchant.
+	balanceEnabled: true,
 };
 
 /**
@@ -112,6 +116,7 @@ function loadConfig(options, createVerifier) {
 			publicKeySources: collectPems(m, baseDir).map((k) => k.source),
 			endpoints: [],
 			groups: [],
+			openingBalances: openingBalances(m),
 		};
 		for (const e of m.endpoints || []) {
 			const id = String(e.id);
@@ -135,7 +140,65 @@ function loadConfig(options, createVerifier) {
 		merchants.push(merchant);
 		byLogin.set(merchant.login, merchant);
 	}
-	return { options: merged, verifier, merchants, byLogin, endpoints, groups, baseDir };
+	return {
+		options: merged,
+		verifier,
+		merchants,
+		byLogin,
+		endpoints,
+		groups,
+		managers: loadManagers(raw, byLogin),
+		baseDir,
+	};
+}
+
+/**
+ * A merchant's opening balances ({ "USD": "10000.00" }) in minor units, by currency.
+ * @param {RawConfig} m
+ * @returns {Map<string, number>}
+ */
+function openingBalances(m) {
+	/** @type {Map<string, number>} */
+	const balances = new Map();
+	for (const [currency, amount] of Object.entries(m.openingBalances || {})) {
+		const parsed = parseAmount(String(amount), currency);
+		if (parsed.error) throw new Error(`Merchant ${m.login}: opening balance ${currency}: ${parsed.error}`);
+		balances.set(currency.toUpperCase(), /** @type {number} */ (parsed.minor));
+	}
+	return balances;
+}
+
+/**
+ * Managers (get-balance by manager login): a login, a control key and the merchants they oversee.
+ * @param {RawConfig} raw
+ * @param {Map<string, Merchant>} byLogin
+ * @returns {Map<string, import('./engine/types').Manager>}
+ */
+function loadManagers(raw, byLogin) {
+	/** @type {Map<string, import('./engine/types').Manager>} */
+	const managers = new Map();
+	for (const m of raw.managers || []) {
+		if (!m.login || !m.controlKey) throw new Error('Each manager needs login and controlKey');
+		if (managers.has(m.login) || byLogin.has(m.login)) throw new Error(`Duplicate login ${m.login}`);
+		const overseen = (m.merchants || []).map((/** @type {string} */ login) => {
+			const merchant = byLogin.get(login);
+			if (!merchant) throw new Error(`Manager ${m.login}: unknown merchant ${login}`);
+			return merchant;
+		});
+		// Shaped like a merchant so that the OAuth check signs it the same way (HMAC-SHA1, control key).
+		managers.set(m.login, {
+			login: String(m.login),
+			controlKey: String(m.controlKey),
+			descriptor: '',
+			publicKeys: [],
+			publicKeySources: [],
+			endpoints: [],
+			groups: [],
+			openingBalances: new Map(),
+			merchants: overseen,
+		});
+	}
+	return managers;
 }
 
 module.exports = { loadConfig, DEFAULT_OPTIONS, DEFAULT_CONFIG_FILE };

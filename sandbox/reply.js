@@ -20,12 +20,23 @@ function formEncode(value) {
 	return encodeURIComponent(String(value)).replace(/%20/g, '+');
 }
 
-/** @param {ReplyFields} obj */
-function legacyBody(obj) {
+/**
+ * `k=v\n&k=v\n`. A list of records (get-balance's balances) is written as each record's fields in
+ * turn, so a name repeats once per record.
+ * @param {ReplyFields} obj
+ * @returns {string[]}
+ */
+function legacyFields(obj) {
 	return Object.entries(obj)
 		.filter(([, v]) => v !== undefined && v !== null)
-		.map(([k, v]) => `${formEncode(k)}=${formEncode(v)}\n`)
-		.join('&');
+		.flatMap(([k, v]) =>
+			Array.isArray(v) ? v.flatMap((record) => legacyFields(record)) : [`${formEncode(k)}=${formEncode(v)}\n`],
+		);
+}
+
+/** @param {ReplyFields} obj */
+function legacyBody(obj) {
+	return legacyFields(obj).join('&');
 }
 
 /**

@@ -6,11 +6,14 @@ const http = require('node:http');
 const { commandFor } = require('./commands');
 const { processRequest } = require('./engine');
 const { releaseHeldOrders } = require('./engine/admin-views');
+const { AuthError, GatewayError } = require('./engine/errors');
+const { readReportRequest, reportRecords } = require('./engine/report');
 const { createGatewayState, resetGatewayState } = require('./engine/state');
 const { normaliseUrl } = require('./oauth');
 const { maskParams } = require('./mask');
 const reply = require('./reply');
 const { handleAdmin } = require('./admin');
+const { handleTreasuryAdmin } = require('./treasury-admin');
 
 /** @typedef {import('node:http').IncomingMessage} IncomingMessage */
 /** @typedef {import('node:http').ServerResponse} ServerResponse */
@@ -22,6 +25,9 @@ const { handleAdmin } = require('./admin');
  */
 
 const MAX_BODY = 1024 * 1024;
+// The remote transaction report: beside the API's base path, on the same host (not under /paynet).
+const REPORT_PATH = '/paynet-ui/services/transaction-report';
+const REPORT_RECORDS_PER_WRITE = 512;
 const API_RE = /^\/api\/(v2|v4|3ds\/v1)\/(.+?)\/(?:(group)\/)?([^/]+)\/?$/;
 
 /**
@@ -80,6 +86,23 @@ function trimmedParams(pairs) {
 	const params = {};
 	for (const [name, value] of pairs) if (!(name in params)) params[name] = value.trim();
 	return params;
+}
+
+/**
+ * Until the response can take more, or the client has gone.
+ * @param {ServerResponse} res
+ * @returns {Promise<void>}
+ */
+function writable(res) {
+	return new Promise((resolve) => {
+		const done = () => {
+			res.off('drain', done);
+			res.off('close', done);
+			resolve();
+		};
+		res.on('drain', done);
+		res.on('close', done);
+	});
 }
 
 class SandboxServer {
@@ -189,8 +212,13 @@ class SandboxServer {
 			});
 
 		if (rawPath === '/sandbox' || rawPath.startsWith('/sandbox/')) {
-			const status = await handleAdmin(this, req, res, rawPath, rawQuery);
+			const status =
+				(await handleTreasuryAdmin(this, req, res, rawPath)) ?? (await handleAdmin(this, req, res, rawPath, rawQuery));
 			log('sandbox', String(status));
+			return;
+		}
+		if (rawPath === REPORT_PATH) {
+			log('transaction-report', await this.sendReport(req, res, rawPath, rawQuery));
 			return;
 		}
 
@@ -293,9 +321,7 @@ class SandboxServer {
 			return;
 		}
 		if (outcome.authFailure) {
-			const status = Number(this.opts.oauthFailureStatus) || 403;
-			reply.sendText(res, status, status === 401 ? 'Unauthorized' : 'Forbidden');
-			log(definition.name, `${status} (${outcome.authFailure})`, extra);
+			log(definition.name, `${this.sendAuthFailure(res)} (${outcome.authFailure})`, extra);
 			return;
 		}
 		const r = /** @type {Reply} */ (outcome.reply);
@@ -307,6 +333,63 @@ class SandboxServer {
 					? `${r.type}:${r.status}`
 					: r.type;
 		log(definition.name, /** @type {string | undefined} */ (result), extra); // undefined: a v4 sale reply has no type
+	}
+
+	/**
+	 * A refused OAuth signature: plain text, 403 (or the configured status).
+	 * @param {ServerResponse} res
+	 * @returns {number}
+	 */
+	sendAuthFailure(res) {
+		const status = Number(this.opts.oauthFailureStatus) || 403;
+		return reply.sendText(res, status, status === 401 ? 'Unauthorized' : 'Forbidden');
+	}
+
+	/**
+	 * The transaction report, streamed: records are written as they are generated and the writing
+	 * waits whenever the client reads slower (memory stays flat on a 100,000-row report). A refused
+	 * request is the gateway's validation-error reply with HTTP 400, so it cannot pass for a report.
+	 * @param {IncomingMessage} req
+	 * @param {ServerResponse} res
+	 * @param {string} rawPath
+	 * @param {string} rawQuery
+	 * @returns {Promise<string>}   what the request log says of it
+	 */
+	async sendReport(req, res, rawPath, rawQuery) {
+		if (req.method !== 'GET') return String(reply.sendText(res, 405, 'Method Not Allowed', { Allow: 'GET' }));
+		let query;
+		try {
+			query = readReportRequest(this.gateway, {
+				authorization: req.headers.authorization,
+				oauthUrl: normaliseUrl('http', req.headers.host || `${this.address.address}:${this.address.port}`, rawPath),
+				queryPairs: formPairs(rawQuery),
+			});
+		} catch (e) {
+			if (e instanceof AuthError) return `${this.sendAuthFailure(res)} (${e.message})`;
+			if (!(e instanceof GatewayError)) throw e;
+			const refusal = {
+				type: e.type,
+				'serial-number': this.deps.store.nextSerial(),
+				'error-message': e.message,
+				'error-code': String(e.code),
+			};
+			reply.sendGatewayReply(res, reply.wantsJson(req), refusal, 400);
+			return `400 (${e.code}: ${e.message})`;
+		}
+		res.writeHead(200, { 'Content-Type': 'text/csv;charset=utf-8' });
+		let rows = -1; // the header record is not a row
+		/** @type {string[]} */
+		let pending = [];
+		for (const record of reportRecords(this.gateway, query)) {
+			rows++;
+			pending.push(record);
+			if (pending.length < REPORT_RECORDS_PER_WRITE) continue;
+			if (!res.write(pending.join(''))) await writable(res);
+			if (res.destroyed) return `aborted after ${rows} rows`;
+			pending = [];
+		}
+		res.end(pending.join(''));
+		return `200 (${rows} rows)`;
 	}
 
 	/**

@@ -22,6 +22,27 @@
  * @property {string} at
  */
 
+/**
+ * A balance adjustment made through the admin API (a real gateway's "Add adjustment").
+ * @typedef {object} BalanceAdjustment
+ * @property {string} merchant   login
+ * @property {string} currency
+ * @property {number} amountMinor   signed
+ * @property {string} at
+ */
+
+/**
+ * N synthetic transaction-report rows, described rather than stored (engine/report.js generates them).
+ * @typedef {object} SyntheticReportBatch
+ * @property {string} merchant     login
+ * @property {string} endpointId
+ * @property {string} currency
+ * @property {number} count
+ * @property {number} fromMs       creation time of the first row
+ * @property {number} stepMs       between two rows
+ * @property {number} firstOrderId
+ */
+
 class Store {
 	constructor() {
 		this.serialSeq = 0;
@@ -43,9 +64,15 @@ class Store {
 		this.tokens = new Map();
 		/** @type {LedgerEntry[]} */
 		this.ledger = [];
+		/** @type {BalanceAdjustment[]} admin adjustments of get-balance */
+		this.balanceAdjustments = [];
+		/** @type {SyntheticReportBatch[]} report rows seeded by the admin API, generated when read */
+		this.syntheticReportBatches = [];
 	}
 
 	reset() {
+		this.balanceAdjustments = [];
+		this.syntheticReportBatches = [];
 		this.orders = new Map();
 		this.byClientId = new Map();
 		this.cardRefs = new Map();

@@ -24,6 +24,17 @@ const { field } = require('./params');
  */
 function resolveScope(state, request) {
 	const id = request.endpointOrGroupId;
+	const loginInUrl = request.definition.loginInUrl;
+	if (loginInUrl === 'merchant') {
+		const merchant = state.config.byLogin.get(id);
+		if (!merchant) fail(E_AUTH, `Unknown merchant login ${id}`);
+		return { owner: merchant, merchants: [merchant], key: `merchant:${id}`, label: `merchant ${id}` };
+	}
+	if (loginInUrl === 'manager') {
+		const manager = state.config.managers.get(id);
+		if (!manager) fail(E_AUTH, `Unknown manager login ${id}`);
+		return { owner: manager, merchants: manager.merchants, key: `manager:${id}`, label: `manager ${id}` };
+	}
 	if (request.isGroup) {
 		const group = state.config.groups.get(id);
 		if (!group) fail(E_AUTH, `Unknown endpoint group ${id}`);
@@ -52,19 +63,11 @@ function authenticate(state, request, scope) {
 	/** @type {number | null} */
 	let amountMinor = null;
 	if (useOAuth) {
-		const verification = verifyOAuthRequest({
-			header: request.authorization,
+		merchant = verifyOAuthSigner(state, request, {
 			method: 'POST',
-			url: request.oauthUrl,
-			bodyPairs: request.pairs,
-			queryPairs: request.queryPairs,
 			allowedMethods: /** @type {string[]} */ (definition.oauthMethods),
-			merchantByLogin: (/** @type {string} */ login) => state.config.byLogin.get(login),
-			verifier: state.verifier,
-			replay: state.replayGuard,
+			signers: definition.loginInUrl === 'manager' ? state.config.managers : state.config.byLogin,
 		});
-		if (!verification.ok) throw new AuthError(verification.reason);
-		merchant = verification.merchant;
 		if (merchant !== scope.owner) fail(E_AUTH, `${scope.label} does not belong to merchant ${merchant.login}`);
 		requireFields(definition, params);
 		if (params.amount) amountMinor = amountMinorOf(params.amount, params.currency);
@@ -97,6 +100,29 @@ function authenticate(state, request, scope) {
 		}
 	}
 	return { definition, params, merchant, scope, amountMinor, request };
+}
+
+/**
+ * The merchant (or manager) whose OAuth signature the request carries; a bad one throws an AuthError.
+ * @param {GatewayState} state
+ * @param {Pick<GatewayRequest, 'authorization' | 'oauthUrl' | 'pairs' | 'queryPairs'>} request
+ * @param {{ method: string, allowedMethods: string[], signers: Map<string, Merchant> }} rules
+ * @returns {Merchant}
+ */
+function verifyOAuthSigner(state, request, { method, allowedMethods, signers }) {
+	const verification = verifyOAuthRequest({
+		header: request.authorization,
+		method,
+		url: request.oauthUrl,
+		bodyPairs: request.pairs,
+		queryPairs: request.queryPairs,
+		allowedMethods,
+		merchantByLogin: (login) => signers.get(login),
+		verifier: state.verifier,
+		replay: state.replayGuard,
+	});
+	if (!verification.ok) throw new AuthError(verification.reason);
+	return verification.merchant;
 }
 
 /**
@@ -137,4 +163,4 @@ function signedMoney(state, definition, params, merchant) {
 	return { hundredths: '', currency: '' };
 }
 
-module.exports = { resolveScope, authenticate, requireFields, signedMoney };
+module.exports = { resolveScope, authenticate, verifyOAuthSigner, requireFields, signedMoney };

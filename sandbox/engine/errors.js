@@ -22,6 +22,7 @@ const E_FIELD = 1;
 const E_AUTH = 2;
 const E_NOT_FOUND = 3;
 const E_STATE = 4;
+const E_NOT_ENABLED = 6;
 
 /**
  * Refuse the request.
@@ -33,4 +34,4 @@ function fail(code, message) {
 	throw new GatewayError(code, message);
 }
 
-module.exports = { GatewayError, AuthError, E_FIELD, E_AUTH, E_NOT_FOUND, E_STATE, fail };
+module.exports = { GatewayError, AuthError, E_FIELD, E_AUTH, E_NOT_FOUND, E_STATE, E_NOT_ENABLED, fail };

@@ -25,6 +25,7 @@
  * @property {number} requestLogSize
  * @property {string} descriptor
  * @property {FaultSpec[]} faults
+ * @property {boolean | string[]} balanceEnabled   get-balance for every merchant, none, or these logins
  */
 
 /**
@@ -54,6 +55,13 @@
  * @property {string[]} publicKeySources
  * @property {Endpoint[]} endpoints
  * @property {EndpointGroup[]} groups
+ * @property {Map<string, number>} openingBalances   by currency, minor units (get-balance)
+ */
+
+/**
+ * A manager: signs get-balance by manager login for the merchants it oversees. Shaped like a
+ * merchant (login, control key) so that the OAuth check treats it the same way.
+ * @typedef {Merchant & { merchants: Merchant[] }} Manager
  */
 
 /**
@@ -78,6 +86,7 @@
  * @property {Map<string, Merchant>} byLogin
  * @property {Map<string, Endpoint>} endpoints
  * @property {Map<string, EndpointGroup>} groups
+ * @property {Map<string, Manager>} managers
  * @property {string} baseDir
  */
 
@@ -146,13 +155,15 @@
  * @property {OrderKind} [kind]                what the order it starts is
  * @property {string} [transactionType]
  * @property {LedgerKind | null} [ledgerKind]  the ledger entry of an approval (null: no money moves)
- * @property {'required' | 'ref' | 'source-ref' | 'optional' | 'none'} [card]   how the request names the card
+ * @property {'required' | 'ref' | 'source-ref' | 'recurring' | 'optional' | 'none'} [card]   how the request names the card
  * @property {'payout' | 'transfer' | 'card-ref'} [destination]                 where the money goes
  * @property {boolean} [v4]
  * @property {string} [resultField]            3-D Secure uploads: the field that carries the result
  * @property {boolean} [amountFromOrder]       capture: signed with the order's amount when it sends none
  * @property {boolean} [noCvv]
  * @property {string} [op]
+ * @property {'merchant' | 'manager'} [loginInUrl]   the URL names a merchant or manager login, not an endpoint
+ * @property {string[]} [eligibilityCards]          PAN eligibility: the cards checked ('sending', 'receiving')
  */
 
 /**
@@ -183,6 +194,7 @@
  * @property {Merchant} owner
  * @property {Endpoint} [endpoint]
  * @property {EndpointGroup} [group]
+ * @property {Merchant[]} [merchants]   a get-balance by merchant or manager login: whose balances
  * @property {string} key       'endpoint:1001' or 'group:2001': client order ids are unique per scope
  * @property {string} label     for messages
  */
@@ -200,7 +212,10 @@
  * @property {string} baseUrl
  */
 
-/** @typedef {Record<string, string | number | undefined>} Reply  a gateway reply's fields */
+/**
+ * A gateway reply's fields; a list of records only in get-balance's `balances`.
+ * @typedef {Record<string, string | number | undefined | Record<string, string | undefined>[]>} Reply
+ */
 
 /** @typedef {{ status: number, html: string }} Page  a browser page and its HTTP status */
 
