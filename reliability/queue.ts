@@ -4,6 +4,10 @@
 // a merchant system played here. Real sandbox orders; their callbacks are sent to the webhook process
 // at a fixed concurrency, resent like the gateway does when the answer is not 200. Meanwhile a worker
 // is SIGKILLed and restarted, Redis is stopped for a few seconds, PostgreSQL is restarted.
+// Two variants (issue 23 item 3): the trigger answers the gateway when the callback is received (n8n's
+// default: once the execution is queued; a worker's death loses it, the reconciliation brings it back)
+// or after the workflow finished (a failed execution or a dead worker is answered 500 and resent): then
+// the reconciliation is switched off, and every outcome must come by the callback path alone.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -24,6 +28,16 @@ const RESEND_DELAYS_MS = [1000, 2000, 4000, 8000, 15_000, 30_000, 30_000];
 /** The merchant reconciles orders whose outcome is missing this long after their callback was first sent. */
 const AWAITING_AFTER_MS = 75_000;
 const RECONCILE_EVERY_S = 15;
+
+/** The trigger's Answer the Gateway option (parameter answerGateway). */
+export type AnswerGateway = 'whenReceived' | 'afterWorkflowFinished';
+/** How long the campaign, playing the gateway, waits for an answer before it counts none and resends. */
+const ANSWER_TIMEOUT_MS: Record<AnswerGateway, number> = {
+	whenReceived: 60_000,
+	// A dead worker's execution fails only once its job lock lapses (QUEUE_WORKER_LOCK_DURATION, 60 s):
+	// long enough to see n8n's own 500 rather than a timeout of ours.
+	afterWorkflowFinished: 120_000,
+};
 
 const sha1 = (text: string) => createHash('sha1').update(text, 'utf8').digest('hex');
 
@@ -94,12 +108,22 @@ class Merchant {
 	}
 }
 
-/** The example, pointed at the merchant played here, its schedule shortened for the campaign. */
-function campaignWorkflow(merchantUrl: string): Record<string, unknown> {
+/**
+ * The example, pointed at the merchant played here: its schedule shortened for the campaign, or, when
+ * the trigger answers after the workflow finished, switched off (the callback path alone must do).
+ */
+function campaignWorkflow(merchantUrl: string, answerGateway: AnswerGateway): Record<string, unknown> {
 	const text = readFileSync(EXAMPLE, 'utf8').split('https://your-system.example').join(merchantUrl);
-	const workflow = JSON.parse(text) as { nodes: Array<{ name: string; parameters: Record<string, unknown> }> };
+	const workflow = JSON.parse(text) as {
+		nodes: Array<{ name: string; type: string; disabled?: boolean; parameters: Record<string, unknown> }>;
+	};
 	const schedule = workflow.nodes.find((node) => node.name === 'Every 15 minutes')!;
 	schedule.parameters = { rule: { interval: [{ field: 'seconds', secondsInterval: RECONCILE_EVERY_S }] } };
+	if (answerGateway === 'afterWorkflowFinished') {
+		schedule.disabled = true;
+		const trigger = workflow.nodes.find((node) => node.type.endsWith('.cardGatewayTrigger'))!;
+		trigger.parameters = { ...trigger.parameters, answerGateway };
+	}
 	return workflow as unknown as Record<string, unknown>;
 }
 
@@ -191,19 +215,35 @@ export async function queueCampaign({
 	runs,
 	concurrency,
 	port,
+	answerGateway = 'whenReceived',
 }: {
 	seed: number;
 	runs: number;
 	concurrency: number;
 	port: number;
+	answerGateway?: AnswerGateway;
 }): Promise<CampaignResult> {
 	const startedAll = Date.now();
+	const afterFinished = answerGateway === 'afterWorkflowFinished';
+	// After the workflow finished the trigger answers with an empty body (issue 23 item 3); on receipt, "OK".
+	const okBody = afterFinished ? '' : 'OK';
+	const ACKNOWLEDGED = 'acknowledged 200 in the end (every other answer resent)';
+	const OK_BODY = afterFinished ? "a 200 is always the trigger's (empty body)" : 'a 200 is always the trigger\'s "OK"';
+	const NOT_LOST = afterFinished
+		? 'no acknowledged callback lost, by the callback path alone (reconciliation off)'
+		: 'no acknowledged callback lost (outcome recorded, after reconciliation)';
+	const ONE_OUTCOME = afterFinished
+		? "one outcome per order, the gateway's"
+		: "one outcome per order, the gateway's (the same key from the callback and the reconciliation)";
+	const NONE_TWICE = 'no outcome reached the merchant twice';
+	const PROCESSES_UP = 'every n8n process up at the end';
 	const tally = new Tally([
-		'acknowledged 200 in the end (every other answer resent)',
-		'a 200 is always the trigger\'s "OK"',
-		'no acknowledged callback lost (outcome recorded, after reconciliation)',
-		"one outcome per order, the gateway's (the same key from the callback and the reconciliation)",
-		'every n8n process up at the end',
+		ACKNOWLEDGED,
+		OK_BODY,
+		NOT_LOST,
+		ONE_OUTCOME,
+		...(afterFinished ? [NONE_TWICE] : []),
+		PROCESSES_UP,
 	]);
 	const merchant = await new Merchant().start();
 	const example = JSON.parse(readFileSync(EXAMPLE, 'utf8')) as {
@@ -213,11 +253,12 @@ export async function queueCampaign({
 	const webhookId = example.nodes.find((node) => node.name === 'Card Gateway Trigger')!.webhookId!;
 	const env = await startE2eEnvironment({
 		port,
-		workflows: [campaignWorkflow(merchant.url)],
+		workflows: [campaignWorkflow(merchant.url, answerGateway)],
 		publish: [example.id],
 		queue: { workers: 2 },
 	});
 	const answers = new Map<string, number>();
+	const resentAfter = new Map<string, number>();
 	const faultLog: string[] = [];
 	const latencies: number[] = [];
 	let resends = 0;
@@ -255,8 +296,8 @@ export async function queueCampaign({
 					const response = await dispatcher.request({
 						method: 'GET',
 						path: callbackPath(webhookId, order),
-						headersTimeout: 60_000,
-						bodyTimeout: 60_000,
+						headersTimeout: ANSWER_TIMEOUT_MS[answerGateway],
+						bodyTimeout: ANSWER_TIMEOUT_MS[answerGateway],
 					});
 					status = response.statusCode;
 					body = await response.body.text();
@@ -267,30 +308,28 @@ export async function queueCampaign({
 				const label = status === 0 ? 'no answer' : String(status);
 				answers.set(label, (answers.get(label) ?? 0) + 1);
 				tally.check(
-					'a 200 is always the trigger\'s "OK"',
-					status !== 200 || body === 'OK',
+					OK_BODY,
+					status !== 200 || body === okBody,
 					() => `${order.clientOrderId}: 200 ${body.slice(0, 60)}`,
 				);
 				if (status === 200) break;
 				if (attempt >= RESEND_DELAYS_MS.length) {
-					tally.check(
-						'acknowledged 200 in the end (every other answer resent)',
-						false,
-						() => `${order.clientOrderId}: last answer ${label} ${body.slice(0, 80)}`,
-					);
+					tally.check(ACKNOWLEDGED, false, () => `${order.clientOrderId}: last answer ${label} ${body.slice(0, 80)}`);
 					return;
 				}
 				resends++;
+				resentAfter.set(label, (resentAfter.get(label) ?? 0) + 1);
 				await sleep(RESEND_DELAYS_MS[attempt]);
 			}
-			tally.check('acknowledged 200 in the end (every other answer resent)', true, () => '');
+			tally.check(ACKNOWLEDGED, true, () => '');
 		});
 		loadS = (performance.now() - started) / 1000;
 		await chaos;
 		await dispatcher.close();
 
 		// Wait until every order has its outcome, or nothing changed for two reconciliation rounds
-		// after the last order became due (what is still missing then is lost).
+		// after the last order became due (what is still missing then is lost). Without the
+		// reconciliation the same wait gives a late execution its time.
 		const deadline = Date.now() + 10 * 60_000;
 		let lastCount = -1;
 		let lastChange = Date.now();
@@ -304,36 +343,37 @@ export async function queueCampaign({
 		await sleep(2 * RECONCILE_EVERY_S * 1000);
 		for (const order of orders) {
 			const arrivals = merchant.arrivals.get(merchant.key(order)) ?? [];
-			tally.check(
-				'no acknowledged callback lost (outcome recorded, after reconciliation)',
-				arrivals.length >= 1,
-				() => `${order.clientOrderId}: no outcome recorded`,
-			);
+			tally.check(NOT_LOST, arrivals.length >= 1, () => `${order.clientOrderId}: no outcome recorded`);
 			const keys = merchant.keysOf(order);
 			tally.check(
-				"one outcome per order, the gateway's (the same key from the callback and the reconciliation)",
+				ONE_OUTCOME,
 				keys.length <= 1 && (keys.length === 0 || keys[0] === merchant.key(order)),
 				() => `${order.clientOrderId}: expected ${merchant.key(order)}, recorded ${keys.join(', ')}`,
 			);
+			if (afterFinished)
+				tally.check(
+					NONE_TWICE,
+					arrivals.length <= 1,
+					() => `${order.clientOrderId}: ${arrivals.length} arrivals (${arrivals.map((a) => a.source).join(', ')})`,
+				);
 		}
 		const processes = [env.topology!.main, env.topology!.webhookProcess, ...env.topology!.workers];
 		for (const process of processes)
-			tally.check(
-				'every n8n process up at the end',
-				process.running(),
-				() => `${process.name} exited; see ${process.logFile}`,
-			);
+			tally.check(PROCESSES_UP, process.running(), () => `${process.name} exited; see ${process.logFile}`);
 
 		const statuses = await executionStatuses(env, example.id);
 		const bySource = new Map<string, number>();
 		for (const list of merchant.arrivals.values())
 			for (const { source } of list) bySource.set(source, (bySource.get(source) ?? 0) + 1);
+		const lost = orders.filter((o) => !merchant.applied(o)).length;
 		return {
-			id: 'queue',
-			title: 'Queue mode under faults',
+			id: afterFinished ? 'queue-after-finished' : 'queue',
+			title: afterFinished
+				? 'Queue mode under faults, the gateway answered after the workflow finished'
+				: 'Queue mode under faults',
 			seed,
 			cases: runs,
-			injected: `${runs} real sandbox orders (1 in 7 declined); their genuine GET callbacks sent at ${concurrency} in flight to the webhook process of n8n in queue mode (main, webhook process, 2 workers × concurrency 10, PostgreSQL, Redis; e2e/queue.js settings), each resent after ${RESEND_DELAYS_MS.map((d) => d / 1000).join(', ')} s while the answer is not 200; workflow examples/callback-exactly-once.json (reconciliation every ${RECONCILE_EVERY_S} s for orders without an outcome ${AWAITING_AFTER_MS / 1000} s after their first callback). Faults during the load: ${FAULTS.map((f) => `${f.name} (at ${f.atFraction * 100} % of the callbacks)`).join('; ')}`,
+			injected: `${runs} real sandbox orders (1 in 7 declined); their genuine GET callbacks sent at ${concurrency} in flight to the webhook process of n8n in queue mode (main, webhook process, 2 workers × concurrency 10, PostgreSQL, Redis; e2e/queue.js settings), each resent after ${RESEND_DELAYS_MS.map((d) => d / 1000).join(', ')} s while the answer is not 200 (no answer within ${ANSWER_TIMEOUT_MS[answerGateway] / 1000} s counts as none); workflow examples/callback-exactly-once.json, ${afterFinished ? 'the trigger\'s Answer the Gateway set to "after the workflow finished" (answerGateway: afterWorkflowFinished) and the scheduled reconciliation switched off' : `the trigger answering when the callback is received (the default) and the reconciliation every ${RECONCILE_EVERY_S} s for orders without an outcome ${AWAITING_AFTER_MS / 1000} s after their first callback`}. Faults during the load: ${FAULTS.map((f) => `${f.name} (at ${f.atFraction * 100} % of the callbacks)`).join('; ')}`,
 			invariants: tally.list(),
 			figures: {
 				faults: faultLog.join('; '),
@@ -341,6 +381,9 @@ export async function queueCampaign({
 					.map(([status, count]) => `${status}: ${count}`)
 					.join(', '),
 				'callbacks resent': resends,
+				'resends, by the answer that caused them': [...resentAfter]
+					.map(([status, count]) => `${status}: ${count}`)
+					.join(', '),
 				'load: first attempts and resends done after': `${loadS.toFixed(1)} s`,
 				'answer latency p50 / p95 / p99 / max': latencySummary(latencies, 0),
 				'outcomes recorded, by path': [...bySource].map(([source, count]) => `${source}: ${count}`).join(', '),
@@ -349,6 +392,9 @@ export async function queueCampaign({
 				].reduce((sum, list) => sum + list.length - 1, 0),
 				'orders whose outcome the reconciliation recorded first (callback acknowledged, its execution lost or not done yet)':
 					orders.filter((o) => merchant.arrivals.get(merchant.key(o))?.[0]?.source === 'reconciliation').length,
+				[afterFinished
+					? 'acknowledged callbacks lost (no reconciliation to bring them back)'
+					: 'acknowledged callbacks lost after the reconciliation']: lost,
 				'executions of the workflow by status': Object.entries(statuses)
 					.map(([status, count]) => `${status}: ${count}`)
 					.join(', '),

@@ -15,7 +15,7 @@ import { hostileCampaign } from './hostile';
 import { maskingCampaign } from './masking';
 import { loadCampaign } from './load';
 import { moneyTruthCampaign } from './moneyTruth';
-import { queueCampaign } from './queue';
+import { queueCampaign, type AnswerGateway } from './queue';
 import { startReliabilityN8n, type ReliabilityN8n } from './n8n';
 import { renderReport, writeReport, type CampaignRun } from './report';
 
@@ -190,13 +190,17 @@ const violations = (run: CampaignRun) =>
 (selected.includes('queue') ? test : test.skip)(
 	'9. queue mode under faults: 2,000 callbacks, a worker killed, Redis stopped, PostgreSQL restarted',
 	async () => {
+		// scripts/reliability.js --answer-gateway sets it (and refuses another value).
+		const answerGateway = (process.env.RELIABILITY_QUEUE_ANSWER_GATEWAY ?? 'whenReceived') as AnswerGateway;
 		const result = await queueCampaign({
 			seed: SEED,
 			runs: Number(process.env.RELIABILITY_QUEUE_RUNS ?? 2000),
 			concurrency: 50,
 			port: 5850,
+			answerGateway,
 		});
-		const run = { number: 9, result, command: only('queue'), notes: QUEUE_NOTES };
+		const command = `${only('queue')}${answerGateway === 'whenReceived' ? '' : ` -- --answer-gateway ${answerGateway}`}`;
+		const run = { number: 9, result, command, notes: QUEUE_NOTES };
 		runs.push(run);
 		expect(violations(run)).toEqual([]);
 	},

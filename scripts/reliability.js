@@ -2,14 +2,17 @@
 // `npm run reliability`: builds the package, then runs the reliability campaigns
 // (reliability/reliability.run.ts) with Jest, one after the other. `--help` lists the campaigns and
 // the environment variables that pick and size them; a RELIABILITY_CAMPAIGNS name that no campaign
-// has is refused (every campaign would be skipped, and a report of nothing written). Any other
-// argument goes to Jest. The campaign list is read from reliability.run.ts, so it stays current.
+// has is refused (every campaign would be skipped, and a report of nothing written). The queue
+// campaign's own flags (--answer-gateway, --queue-runs) become environment variables of the run; any
+// other argument goes to Jest. The campaign list is read from reliability.run.ts, so it stays current.
 const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 
 const REPO = path.resolve(__dirname, '..');
 const RUN_FILE = path.join(REPO, 'reliability/reliability.run.ts');
+/** The trigger's Answer the Gateway values the queue campaign can run with (reliability/queue.ts). */
+const ANSWER_GATEWAY = ['whenReceived', 'afterWorkflowFinished'];
 
 /**
  * The campaigns as reliability.run.ts declares them: `(selected.includes('faults') ? test :
@@ -62,11 +65,19 @@ Environment:
                           campaign 9 in n8n's queue mode (PostgreSQL and Redis, installed with
                           apt-get when missing) → docs/reliability-queue.md.
   RELIABILITY_QUEUE_RUNS  Callbacks the queue campaign sends (default 2000).
+  RELIABILITY_QUEUE_ANSWER_GATEWAY
+                          The queue campaign's Answer the Gateway (default whenReceived).
   N8N_RUNTIME             Folder of the n8n runtime to use, or to install into (default:
                           ~/.cache/n8n-nodes-card-gateway/runtime-<lockfile hash>).
 
 Options:
   -h, --help              This text.
+  --answer-gateway VALUE  Queue campaign: the trigger's Answer the Gateway, whenReceived (default:
+                          a dead worker's callback is brought back by the scheduled reconciliation)
+                          or afterWorkflowFinished (the reconciliation switched off: every outcome
+                          must come by the callback path, resent after a 500).
+                          Sets RELIABILITY_QUEUE_ANSWER_GATEWAY.
+  --queue-runs N          Queue campaign: callbacks to send (sets RELIABILITY_QUEUE_RUNS).
   anything else           Passed to Jest, e.g. --verbose or --testNamePattern "^1\\.".
 
 A fixed-seed slice of campaigns 1–7 runs in \`npm test\` (test/reliability/); docs/reliability.md
@@ -85,11 +96,37 @@ function unknownCampaigns(value) {
 		.filter((name) => !known.has(name));
 }
 
+/**
+ * The queue campaign's flags, taken out of args into environment variables; refuses a bad value.
+ * @returns {{ env: Record<string, string>, jestArgs: string[] }}
+ */
+function queueFlags(args) {
+	const env = {};
+	const jestArgs = [];
+	for (let i = 0; i < args.length; i++) {
+		const [flag, inline] = args[i].split(/=(.*)/s);
+		if (flag !== '--answer-gateway' && flag !== '--queue-runs') {
+			jestArgs.push(args[i]);
+			continue;
+		}
+		const value = inline ?? args[++i];
+		if (flag === '--answer-gateway') {
+			if (!ANSWER_GATEWAY.includes(value)) throw new Error(`--answer-gateway must be ${ANSWER_GATEWAY.join(' or ')}`);
+			env.RELIABILITY_QUEUE_ANSWER_GATEWAY = value;
+		} else {
+			if (!/^[1-9]\d*$/.test(value ?? '')) throw new Error('--queue-runs must be a positive integer');
+			env.RELIABILITY_QUEUE_RUNS = value;
+		}
+	}
+	return { env, jestArgs };
+}
+
 function main(args) {
 	if (args.includes('--help') || args.includes('-h')) {
 		process.stdout.write(help());
 		return 0;
 	}
+	const { env, jestArgs } = queueFlags(args);
 	const selected = process.env.RELIABILITY_CAMPAIGNS;
 	if (selected !== undefined) {
 		const unknown = unknownCampaigns(selected);
@@ -111,8 +148,14 @@ function main(args) {
 	if (build.status !== 0) return build.status ?? 1;
 	const jest = spawn(
 		process.execPath,
-		[require.resolve('jest/bin/jest', { paths: [REPO] }), '-c', 'reliability/jest.config.js', '--runInBand', ...args],
-		{ cwd: REPO, stdio: 'inherit' },
+		[
+			require.resolve('jest/bin/jest', { paths: [REPO] }),
+			'-c',
+			'reliability/jest.config.js',
+			'--runInBand',
+			...jestArgs,
+		],
+		{ cwd: REPO, stdio: 'inherit', env: { ...process.env, ...env } },
 	);
 	// `npm run` forwards SIGINT and SIGTERM to this process (its script execs it): pass them on.
 	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => jest.kill(signal));
