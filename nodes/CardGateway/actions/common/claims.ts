@@ -49,26 +49,33 @@ export async function claimKey(ctx: IExecuteFunctions, itemIndex: number, key: s
 		if (error instanceof NodeOperationError) throw withMoneyEffect(error, 'notSent');
 		throw failed(`The claims table could not be reached: ${(error as Error).message}`);
 	}
-	const holder = randomUUID();
-	let outcome: ClaimRow | 'inserted' | undefined;
 	try {
-		outcome = await underLock(table, holder, async (leaseEnd) => {
-			const [existing] = await table.find([eq('key', key)]);
-			if (existing) return existing;
-			if (Date.now() > leaseEnd - LEASE_MARGIN_MS) return undefined;
-			await table.insert({
-				key,
-				holder,
-				state: 'claimed',
-				execution: ctx.getExecutionId() ?? '',
-				claimedAt: new Date().toISOString(),
-			});
-			return 'inserted';
-		});
+		return await claimIn(table, key, ctx.getExecutionId() ?? '');
 	} catch (error) {
+		if (error instanceof ClaimBusy) throw failed(error.message);
 		throw failed(`The claims table answered with an error: ${(error as Error).message}`);
 	}
-	if (!outcome) throw failed(`The claims table stayed busy for ${WAIT_FOR_LOCK_MS / 1000} s`);
+}
+
+/** The lock stayed taken for as long as an item waits for it. */
+export class ClaimBusy extends Error {}
+
+/** Claims `key` in `table` for `execution` (claimKey's work, on any table). */
+export async function claimIn(
+	table: ClaimsTable,
+	key: string,
+	execution: string,
+	waitForLockMs = WAIT_FOR_LOCK_MS,
+): Promise<Claim> {
+	const holder = randomUUID();
+	const outcome = await underLock(table, holder, waitForLockMs, async (leaseEnd) => {
+		const [existing] = await table.find([eq('key', key)]);
+		if (existing) return existing;
+		if (Date.now() > leaseEnd - LEASE_MARGIN_MS) return undefined;
+		await table.insert({ key, holder, state: 'claimed', execution, claimedAt: new Date().toISOString() });
+		return 'inserted' as const;
+	});
+	if (!outcome) throw new ClaimBusy(`The claims table stayed busy for ${waitForLockMs / 1000} s`);
 	if (outcome !== 'inserted') return { kind: 'taken', key, by: outcome };
 	return {
 		kind: 'claimed',
@@ -133,9 +140,10 @@ export function alreadyClaimedOutput(claim: Extract<Claim, { kind: 'taken' }>): 
 async function underLock<T>(
 	table: ClaimsTable,
 	holder: string,
+	waitForLockMs: number,
 	body: (leaseEnd: number) => Promise<T | undefined>,
 ): Promise<T | undefined> {
-	const giveUp = Date.now() + WAIT_FOR_LOCK_MS;
+	const giveUp = Date.now() + waitForLockMs;
 	for (let attempt = 0; Date.now() < giveUp; attempt++) {
 		const leaseEnd = Date.now() + LEASE_MS;
 		const take = { holder, until: leaseEnd };
