@@ -14,7 +14,7 @@ const {
 	TRANSFER_BY_REF,
 } = require('./engine/control-formulas');
 const { getBalance } = require('./engine/balance');
-const { capture, returnOrder, voidOrder } = require('./engine/follow-ups');
+const { FOLLOW_UP_TYPES, capture, returnOrder, voidOrder } = require('./engine/follow-ups');
 const { startFormOrder } = require('./engine/forms');
 const { saleWithToken } = require('./engine/hosted-fields');
 const { startPayment, verifyAccountNow } = require('./engine/payments');
@@ -289,4 +289,18 @@ function commandFor(key) {
 	return COMMANDS[key] || null;
 }
 
-module.exports = { COMMANDS, commandFor };
+/**
+ * Every transaction type a callback of the sandbox can report: each command's own (an order reports
+ * it when it becomes final) and each follow-up's. The trigger's tests are enumerated from it.
+ * @type {readonly string[]}
+ */
+const CALLBACK_TRANSACTION_TYPES = Object.freeze([
+	...new Set([
+		...Object.values(COMMANDS).flatMap((definition) =>
+			definition.transactionType ? [definition.transactionType] : [],
+		),
+		...FOLLOW_UP_TYPES,
+	]),
+]);
+
+module.exports = { COMMANDS, commandFor, CALLBACK_TRANSACTION_TYPES };

@@ -104,9 +104,10 @@ export function clampTimeout(seconds: unknown): number {
 /**
  * Pure: decides from the status query's outcome whether the callback is confirmed, refuted or
  * undecided. Confirmed means every core field the item reports (status, type, amount, currency,
- * both order IDs) was compared with the gateway's answer and agrees; a field that cannot be
- * compared is a reason not to confirm. Other fields are compared when the reply carries them and
- * otherwise listed as `unchecked`.
+ * both order IDs) was compared with the gateway's answer and agrees, and the callback's transaction
+ * is the order's latest; a field that cannot be compared is a reason not to confirm. A follow-up's
+ * own amount and the other fields are compared when the reply can say them and otherwise listed as
+ * `unchecked` (a confirmed item drops them).
  */
 export function interpretStatusOutcome(
 	outcome: GatewayOutcome,
@@ -172,17 +173,20 @@ export function interpretStatusOutcome(
 	else if (typeKey(claim.type) !== typeKey(gatewayType))
 		mismatches.push(`type: callback "${claim.type}", gateway "${gatewayType}" (the order has a later transaction)`);
 
-	// After a follow-up (vocabulary.ts) the status reply's amount describes the order (e.g. what remains
-	// after a partial refund), not the follow-up itself, so it cannot confirm the callback's amount.
+	// A status reply names no transaction of its own, and a callback carries no serial number to ask
+	// about one (by-request-sn): the reply describes the order. Its amount is the follow-up's own only
+	// while nothing followed; after a follow-up (vocabulary.ts) it is what remains of the order. A
+	// follow-up whose status and type the reply confirms is confirmed without its amount: the item
+	// then reports none (it stays in `raw`), and `confirmation.amount` is what the gateway says remains.
+	const unchecked: string[] = [];
 	const amount = gateway('amount');
 	const followUp = [claim.type, gatewayType].find((type) => type !== undefined && isFollowUpTransactionType(type));
 	confirmation.amountChecked = claim.amount !== undefined && amount !== undefined && !followUp;
 	if (claim.amount !== undefined) {
-		if (followUp)
-			mismatches.push(
-				`amount: callback "${claim.amount}" cannot be compared: after a ${followUp} the status reports the order's amount ("${amount ?? ''}")`,
-			);
-		else if (amount === undefined)
+		if (followUp) {
+			unchecked.push('amount');
+			confirmation.amountNote = `after a ${followUp} the status reports what remains of the order ("${amount ?? ''}"), not the ${followUp}'s own amount`;
+		} else if (amount === undefined)
 			mismatches.push('amount: the status reply carries no amount, so it cannot be compared');
 		else if (!sameAmount(claim.amount, amount))
 			mismatches.push(`amount: callback "${claim.amount}", gateway "${amount}"`);
@@ -191,7 +195,6 @@ export function interpretStatusOutcome(
 	compareExact(mismatches, 'orderid', claim.orderid, gateway(ITEM_FIELDS.orderid));
 	compareExact(mismatches, 'client_orderid', claim.client_orderid, gateway(ITEM_FIELDS.client_orderid));
 
-	const unchecked: string[] = [];
 	for (const name of DETAILS) {
 		const claimed = claim.details[name];
 		if (claimed === undefined) continue;

@@ -109,7 +109,7 @@ export const properties: INodeProperties[] = [
 				name: 'Emit Only When Confirmed (Recommended When Acting on Amounts)',
 				value: 'emitOnlyWhenConfirmed',
 				description:
-					'Ask the gateway for the order status; start the workflow only when status and amount agree with the callback',
+					'Ask the gateway for the order status; start the workflow only when it agrees with the callback (status, type, amount) and the callback is about the order’s latest transaction',
 			},
 			{
 				name: 'Emit With Confirmed Flag',
@@ -119,6 +119,14 @@ export const properties: INodeProperties[] = [
 		],
 		description:
 			'Whether to check each verified callback against a signed status query before starting the workflow. If the gateway cannot be asked (unreachable, timeout, server error, order still processing), the callback is answered 503 and nothing starts: the gateway sends it again later.',
+	},
+	{
+		displayName:
+			'Every transaction type can be confirmed, refunds included. For a <b>follow-up</b> (capture, void, hold released, refund, chargeback) the status query attests status and type but not the follow-up’s own amount: the gateway reports what remains of the order. A confirmed follow-up therefore carries no <code>amount</code> (it stays in <code>raw</code>); <code>confirmation.amount</code> is what remains. A callback about an earlier transaction of an order that has moved on is not confirmed.',
+		name: 'confirmScopeNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { hide: { confirm: ['off'] } },
 	},
 	{
 		displayName: 'Confirmation Timeout (Seconds)',

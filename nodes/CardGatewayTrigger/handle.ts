@@ -8,8 +8,15 @@ import { readCallback } from '../shared/protocol/vocabulary';
 import { merchantCredentials } from '../shared/transport';
 import { clampTimeout, confirmWithStatusQuery, type ConfirmMode } from './confirm';
 import { readCallbackFields, type ReadOutcome } from './fields';
-import { passesFilters, type FilterSettings } from './filters';
-import { conflictingSpellings, logSummary, normaliseCallback, normaliseStatus, type CallbackEvent } from './normalise';
+import { kindOf, passesFilters, type FilterSettings } from './filters';
+import {
+	callbackInWords,
+	conflictingSpellings,
+	logSummary,
+	normaliseCallback,
+	normaliseStatus,
+	type CallbackEvent,
+} from './normalise';
 import { redirectTarget, sendFixed, sendRedirect, setPlainTextHeaders, type ResponseWriter } from './respond';
 import { describeVerificationFailure, verifyCallback } from './verify';
 
@@ -54,6 +61,7 @@ export async function handleServerCallback(ctx: IWebhookFunctions): Promise<IWeb
 		verified: verification.genuine,
 		secrets,
 	});
+	if (typeof item.type === 'string') item.kind = kindOf(item.type);
 	if (
 		!passesFilters(
 			{ status: item.status as string, type: (item.type as string | undefined) ?? '' },
@@ -77,11 +85,12 @@ export async function handleServerCallback(ctx: IWebhookFunctions): Promise<IWeb
 			ids,
 			clampTimeout(ctx.getNodeParameter('confirmTimeout', 10)),
 		);
+		const summary = logSummary(fields, secrets);
 		if (outcome.kind === 'retry') {
-			ctx.logger.warn(`${LOG_PREFIX} answered 503 so the gateway resends the callback later: ${outcome.reason}`, {
-				method,
-				...logSummary(fields, secrets),
-			});
+			ctx.logger.warn(
+				`${LOG_PREFIX} answered 503 so the gateway resends the callback later: ${outcome.reason}; ${callbackInWords(summary)}`,
+				{ method, ...summary },
+			);
 			sendFixed(res, 503);
 			return { noWebhookResponse: true };
 		}
@@ -91,11 +100,11 @@ export async function handleServerCallback(ctx: IWebhookFunctions): Promise<IWeb
 		if (outcome.confirmed)
 			for (const name of (outcome.confirmation.unchecked as string[] | undefined) ?? []) delete item[name];
 		if (!outcome.confirmed && mode === 'emitOnlyWhenConfirmed') {
-			ctx.logger.warn(`${LOG_PREFIX} the status query does not confirm the callback; acknowledged, nothing started`, {
-				method,
-				...logSummary(fields, secrets),
-				mismatches: outcome.confirmation.mismatches,
-			});
+			const mismatches = (outcome.confirmation.mismatches as string[] | undefined) ?? [];
+			ctx.logger.warn(
+				`${LOG_PREFIX} the status query does not confirm the callback of ${callbackInWords(summary)}: ${mismatches.join('; ')}; acknowledged, nothing started`,
+				{ method, ...summary, mismatches },
+			);
 			sendFixed(res, 200);
 			return { noWebhookResponse: true };
 		}

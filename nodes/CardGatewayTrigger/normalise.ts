@@ -133,3 +133,14 @@ export function logSummary(fields: Readonly<Record<string, string>>, secrets: re
 	}
 	return summary;
 }
+
+/**
+ * The callback a log line is about, in the line's text (n8n's default log output prints the message,
+ * not its metadata): `order 123 (client_orderid A-1, reversal approved)`. Built from logSummary.
+ */
+export function callbackInWords(summary: IDataObject): string {
+	const text = (name: string) =>
+		typeof summary[name] === 'string' && summary[name] !== '' ? summary[name] : undefined;
+	const what = [text('type') ?? 'no type', text('status') ?? 'no status'].join(' ');
+	return `order ${text('orderid') ?? '(none)'} (client_orderid ${text('client_orderid') ?? '(none)'}, ${what})`;
+}

@@ -11,11 +11,15 @@ const { addTransaction, asyncReply, findOrder, recordInLedger, refundable, requi
 /** @typedef {import('./types').Order} Order */
 /** @typedef {import('./types').RequestContext} RequestContext */
 
+/** The transaction types the follow-ups' callbacks report (the admin API's chargeback included). */
+const FOLLOW_UP_TYPES = /** @type {const} */ (['capture', 'void', 'cancel', 'reversal', 'chargeback']);
+/** @typedef {typeof FOLLOW_UP_TYPES[number]} FollowUpType */
+
 /**
  * The callback of a follow-up (capture, void, cancel, reversal, chargeback): to notify_url only.
  * @param {GatewayState} state
  * @param {Order} order
- * @param {string} type
+ * @param {FollowUpType} type
  * @param {number} amountMinor
  * @param {import('./types').CommandName} definition
  */
@@ -124,4 +128,4 @@ function returnOrder(state, context) {
 	return asyncReply(order, context.serial);
 }
 
-module.exports = { capture, voidOrder, returnOrder, notifyFollowUp };
+module.exports = { capture, voidOrder, returnOrder, notifyFollowUp, FOLLOW_UP_TYPES };

@@ -95,6 +95,7 @@ describe('genuine callbacks from the sandbox', () => {
 			event: 'serverCallback',
 			status: 'approved',
 			type: 'sale',
+			kind: 'payment',
 			orderid,
 			client_orderid: clientOrderId,
 			amount: '10.50',

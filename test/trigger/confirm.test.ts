@@ -120,8 +120,9 @@ describe('when the gateway disagrees', () => {
 		expect(result.response).toEqual({ noWebhookResponse: true });
 		expect(result.items).toEqual([]);
 		const warning = result.logs.find((entry) => entry.level === 'warn');
+		// n8n's default log output prints the message alone: it names the order and the reason.
 		expect(warning?.message).toBe(
-			'Card Gateway Trigger: the status query does not confirm the callback; acknowledged, nothing started',
+			`Card Gateway Trigger: the status query does not confirm the callback of order ${approved.orderid} (client_orderid ${approved.clientOrderId}, sale approved): amount: callback "0.01", gateway "10.50"; acknowledged, nothing started`,
 		);
 		expect(warning?.metadata).toMatchObject({
 			orderid: approved.orderid,
@@ -195,22 +196,26 @@ describe('orders with a later transaction (notify_url)', () => {
 		});
 	});
 
-	it('does not confirm a reversal: its own amount cannot be checked against the order amount (issue #13, item 1)', async () => {
+	it('confirms the reversal by its status and type; its own amount is not attested, so the item carries none (issue 23, item 2)', async () => {
 		const flagged = await run(reversalCallback.query, WITH_FLAG);
 		expectOk(flagged);
-		expect(flagged.items[0]).toMatchObject({ type: 'reversal', amount: '3.00', confirmed: false });
+		expect(flagged.items[0]).toMatchObject({ type: 'reversal', kind: 'refund', confirmed: true });
+		expect(flagged.items[0]).not.toHaveProperty('amount');
+		expect((flagged.items[0].raw as Record<string, string>).amount).toBe('3.00');
 		expect(flagged.items[0].confirmation).toMatchObject({
 			status: 'approved',
 			transactionType: 'reversal',
 			amount: '7.50',
 			amountChecked: false,
-			mismatches: [
-				'amount: callback "3.00" cannot be compared: after a reversal the status reports the order\'s amount ("7.50")',
-			],
+			amountNote:
+				'after a reversal the status reports what remains of the order ("7.50"), not the reversal\'s own amount',
+			unchecked: ['amount'],
+			mismatches: [],
 		});
 		const emitOnly = await run(reversalCallback.query, EMIT_ONLY);
 		expectOk(emitOnly);
-		expect(emitOnly.items).toEqual([]);
+		expect(emitOnly.items).toHaveLength(1);
+		expect(emitOnly.items[0]).toMatchObject({ type: 'reversal', confirmed: true });
 	});
 
 	it('does not confirm the sale callback once the order has moved on to the reversal', async () => {
@@ -219,7 +224,6 @@ describe('orders with a later transaction (notify_url)', () => {
 		expect(result.items[0]).toMatchObject({ type: 'sale', confirmed: false });
 		expect((result.items[0].confirmation as { mismatches: string[] }).mismatches).toEqual([
 			'type: callback "sale", gateway "reversal" (the order has a later transaction)',
-			'amount: callback "10.50" cannot be compared: after a reversal the status reports the order\'s amount ("7.50")',
 		]);
 	});
 });

@@ -20,6 +20,7 @@ import {
 	type CapturedCallback,
 	type Sandbox,
 } from '../support/trigger';
+import { isFollowUpTransactionType } from '../../nodes/shared/protocol/vocabulary';
 
 let sandbox: Sandbox;
 const receiver = new CallbackReceiver();
@@ -94,14 +95,23 @@ describe('item 1: a forged callback is never confirmed', () => {
 		.flatMap((source) => FORGERIES.map(([name, forge]) => [source, name, forge] as const))
 		.filter(([source, name]) => !(source === 'sale' && name === 'type removed, transaction_type=sale'));
 
-	it.each(cases)('from the genuine %s callback: %s', async (source, _name, forge) => {
+	it.each(cases)('from the genuine %s callback: %s', async (source, name, forge) => {
 		const forged = forge(genuine[source].query);
 		const flagged = await run(forged, MODES.withFlag);
 		expect(flagged.status).toBe(200);
 		expect(flagged.items).toHaveLength(1);
-		expect(flagged.items[0].confirmed).toBe(false);
 		const emitOnly = await run(forged, MODES.emitOnly);
 		expect(emitOnly.status).toBe(200);
+		if (name === 'amount raised' && isFollowUpTransactionType(genuine[source].query.type)) {
+			// A follow-up's own amount is not in the status reply (issue 23, item 2): the follow-up is
+			// confirmed by status and type, and the confirmed item reports no amount at all.
+			for (const item of [flagged.items[0], emitOnly.items[0]]) {
+				expect(item).toMatchObject({ confirmed: true, confirmation: { unchecked: ['amount'] } });
+				expect(item).not.toHaveProperty('amount');
+			}
+			return;
+		}
+		expect(flagged.items[0].confirmed).toBe(false);
 		expect(emitOnly.items).toEqual([]);
 	});
 
