@@ -90,7 +90,7 @@ export function toolDescriptionProperty(
 	// Mirrors guardModelFilledSafety and the switch readers of options.ts; '$from' + 'ai' keeps n8n
 	// from taking this default for a parameter the model fills.
 	const expression =
-		'={{ ((o) => JSON.stringify([o.allowAiMoneyMovement, o.dryRun, o.maxAmountPerItem, o.maxTotalPerRun]).toLowerCase().includes("$from" + "ai") ? ' +
+		'={{ ((o) => JSON.stringify([o.allowAiMoneyMovement, o.approvedPlanId, o.dryRun, o.maxAmountPerItem, o.maxTotalPerRun]).toLowerCase().includes("$from" + "ai") ? ' +
 		`${quoted(texts.modelFilled)} : ["true", "1", "yes"].includes(String(o.dryRun).trim().toLowerCase()) ? ${quoted(texts.rehearses)} : ` +
 		`String(o.allowAiMoneyMovement).trim().toLowerCase() === "true" ? ${quoted(texts.runs)} : ${quoted(texts.refused)})($parameter.options ?? {}) }}`;
 	const byDefault = money ? expression : it;

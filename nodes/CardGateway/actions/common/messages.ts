@@ -1,6 +1,6 @@
 // Every error a delivery raises, worded in one place: what happened, what became of the money (its
 // mark travels with the error), and what to check before running the item again.
-import { NodeApiError, type IExecuteFunctions, type JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, type IExecuteFunctions, type JsonObject } from 'n8n-workflow';
 
 import { withMoneyEffect, type MoneyEffect } from '../../../shared/moneyEffect';
 import { replyRecord, type GatewayFailure, type GatewayReply } from '../../../shared/protocol/reply';
@@ -9,6 +9,7 @@ import { gatewayError, type LostReply } from '../../../shared/transport';
 import type { DeliveryPlan, StatusKnowledge } from './delivery';
 import type { MoneyActionFacts } from '../../../shared/protocol/money';
 import { factsOf } from './facts';
+import { describePlanEntry, planDifferences, type PlanEntry } from './plan';
 
 /** A 401/403 that is not a gateway reply: how gateways refuse a request signature. */
 export const isSignatureRefusal = (lost: LostReply) => lost.httpStatus === 401 || lost.httpStatus === 403;
@@ -230,3 +231,54 @@ export function alreadyExistedOutcome(
 		outcome: `Order "${plan.clientOrderId}" already existed at the gateway (${was}${figure}): nothing was sent, and this run moved nothing new`,
 	};
 }
+
+const PLAN_RULE =
+	'A run bound to an approved plan runs only as approved: the whole run is refused when anything differs, and nothing was sent for any item. Rehearse again (Dry Run) and have the new plan approved, or fix what changed.';
+
+/** A run bound to a plan whose items could not all be planned: nothing was sent for any item. */
+export function planItemMissing(
+	ctx: IExecuteFunctions,
+	label: string,
+	itemIndex: number,
+	approved: string,
+	failed: readonly number[],
+): NodeOperationError {
+	return withMoneyEffect(
+		new NodeOperationError(
+			ctx.getNode(),
+			`${label}: item(s) ${failed.join(', ')} failed before the run could be checked against the approved plan ${approved}; nothing was sent for any item`,
+			{ itemIndex, description: `Each of those items fails with its own error. ${PLAN_RULE}` },
+		),
+		'notSent',
+	);
+}
+
+/** The run is not the approved plan: every difference named, nothing sent. */
+export function planDiffers(
+	ctx: IExecuteFunctions,
+	label: string,
+	itemIndex: number,
+	approved: string,
+	current: string,
+	now: readonly PlanEntry[],
+	approvedItems: readonly PlanEntry[] | undefined,
+): NodeOperationError {
+	const differences = approvedItems
+		? planDifferences(approvedItems, now)
+		: [
+				`the approved plan's items are not in this execution (no earlier node output carries planId ${approved}), so the differences cannot be named one by one; this run's plan:`,
+				...now.map((entry) => `item ${entry.item}: ${describePlanEntry(entry)}`),
+			];
+	const shown = differences.slice(0, MAX_DIFFERENCES);
+	if (differences.length > MAX_DIFFERENCES) shown.push(`… and ${differences.length - MAX_DIFFERENCES} more`);
+	return withMoneyEffect(
+		new NodeOperationError(
+			ctx.getNode(),
+			`${label}: this run is not the approved plan ${approved} (it is ${current}${approvedItems ? `: ${differences.length} difference(s)` : ''}); nothing was sent`,
+			{ itemIndex, description: [PLAN_RULE, ...shown.map((line) => `• ${line}`)].join('<br>\n') },
+		),
+		'notSent',
+	);
+}
+
+const MAX_DIFFERENCES = 50;

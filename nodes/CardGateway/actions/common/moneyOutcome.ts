@@ -129,7 +129,7 @@ function money(amount: string, currency: string): string {
 }
 
 /** Where a payout or transfer goes, masked (a card number shows its first 6 and last 4 digits at most). */
-function destinationOf(sent: SentValues): string | undefined {
+export function destinationOf(sent: SentValues): string | undefined {
 	const card = sent.destinationCardNumber || sent.cardNumber;
 	if (card) return `card ${maskPan(card)}`;
 	if (sent.accountNumber) return `bank account ending ${sent.accountNumber.slice(-4)}`;

@@ -229,7 +229,11 @@ export interface PreparedItem {
 }
 
 /** Reads and checks one item and builds its call; sends nothing (at most an operation's own status query). */
-export async function prepareItem(ctx: IExecuteFunctions, spec: OperationSpec, itemIndex: number): Promise<PreparedItem> {
+export async function prepareItem(
+	ctx: IExecuteFunctions,
+	spec: OperationSpec,
+	itemIndex: number,
+): Promise<PreparedItem> {
 	const facts = moneyFactsOf(spec);
 	const { options, auth, login, request, run } = await beforeSending(ctx, spec, itemIndex).catch((error: Error) => {
 		throw withMoneyEffect(error, 'notSent');

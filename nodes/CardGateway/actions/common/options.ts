@@ -4,6 +4,7 @@ import { GatewayInputError } from '../../../shared/protocol/errors';
 import { maskText } from '../../../shared/protocol/masking';
 
 import { nodeOf, nodeParameter } from './parameters';
+import { PLAN_ID_PATTERN } from './plan';
 
 export const RETRY_ON_FAIL_WARNING =
 	'The node setting "Retry On Fail" must stay off for this operation (the node refuses to run with it): a blind resend can move money twice. The node already retries safely (it asks the gateway for the order status first).';
@@ -42,6 +43,15 @@ const ALL_OPTIONS: INodeProperties[] = [
 		default: false,
 		description:
 			'Whether an AI agent using this node as a tool may run this money-moving operation. Off by default: an agent could be talked into paying out or refunding.',
+	},
+	{
+		displayName: 'Approved Plan ID',
+		name: 'approvedPlanId',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. plan-3f9c0a…',
+		description:
+			'Run only the plan someone approved: the plan ID a dry run of the same items gave. Before anything is sent the node rebuilds the plan from the current items and the orders as the gateway reports them now; if anything differs (an item added or removed, an amount, currency or order state changed) the whole run is refused and nothing is sent. Read from the first item.',
 	},
 	{
 		displayName: 'Concurrency',
@@ -155,6 +165,7 @@ const WAIT_OPTIONS = new Set(['waitForFinalStatus', 'maxWaitSeconds', 'pollInter
 const MONEY_OPTIONS = new Set([
 	'actOncePerKey',
 	'allowAiMoneyMovement',
+	'approvedPlanId',
 	'dryRun',
 	'maxAmountPerItem',
 	'maxTotalPerRun',
@@ -216,6 +227,8 @@ export interface RunOptions {
 	/** The key claimed before sending ("" = no claim). */
 	actOncePerKey: string;
 	allowAiMoneyMovement: boolean;
+	/** "Approved Plan ID": empty when the run is not bound to a plan. */
+	approvedPlanId: string;
 	concurrency: number;
 	dryRun: boolean;
 	endpointId: string;
@@ -243,6 +256,7 @@ export interface RunOptions {
 export const SAFETY_OPTIONS = [
 	'actOncePerKey',
 	'allowAiMoneyMovement',
+	'approvedPlanId',
 	'dryRun',
 	'maxAmountPerItem',
 	'maxTotalPerRun',
@@ -301,6 +315,7 @@ export function runOptions(raw: IDataObject, stored?: IDataObject): RunOptions {
 	return {
 		actOncePerKey: text('actOncePerKey'),
 		allowAiMoneyMovement: flag('allowAiMoneyMovement', AI_SWITCH),
+		approvedPlanId: read('approvedPlanId', readPlanId, ''),
 		concurrency: Math.min(MAX_CONCURRENCY, Math.floor(number('concurrency', 1, 1))),
 		// a Dry Run that cannot be read rehearses, should anything ignore `unreadable`
 		dryRun: flag('dryRun', SWITCH, true),
@@ -390,6 +405,16 @@ function readText(label: string, value: unknown): string | GatewayInputError {
 	if (value === undefined || value === null) return '';
 	if (typeof value === 'string' || typeof value === 'number') return String(value).trim();
 	return unreadableValue(label, value, 'use text');
+}
+
+/**
+ * A plan ID as a dry run gives it ("plan-" and 32 hex digits, any case). Set but empty is refused too:
+ * an approval step that lost its plan ID must not turn into a run bound to nothing.
+ */
+function readPlanId(label: string, value: unknown): string | GatewayInputError {
+	const id = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
+	if (id !== undefined && PLAN_ID_PATTERN.test(id)) return id;
+	return unreadableValue(label, value, 'use the planId of a dry run of these items, such as "plan-" and 32 hex digits');
 }
 
 /** A spending limit that is set: text such as "500.00" or "500 USD, 450 EUR", or a positive number. */
