@@ -107,7 +107,7 @@ type NamedColumn = Exclude<keyof ReportTransaction, 'otherColumns'>;
 
 /** Header spellings of each named field, compared without case or separators. */
 const COLUMN_SPELLINGS: Record<NamedColumn, readonly string[]> = {
-	transactionId: ['transaction id', 'transactionid', 'id', 'tx id', 'transaction'],
+	transactionId: ['transaction id', 'id', 'tx id', 'transaction', 'serial number'],
 	orderId: ['order id', 'orderid', 'paynet order id', 'paynet-order-id', 'order'],
 	merchantOrderId: ['merchant order id', 'client_orderid', 'client order id', 'merchant order', 'merchant-order-id'],
 	type: ['type', 'transaction type', 'transaction_type'],
