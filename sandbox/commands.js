@@ -19,7 +19,12 @@ const { startFormOrder } = require('./engine/forms');
 const { saleWithToken } = require('./engine/hosted-fields');
 const { startPayment, verifyAccountNow } = require('./engine/payments');
 const { payCheckedPayout } = require('./engine/payouts');
-const { createRecurringPayment, updateRecurringPayment } = require('./engine/recurring');
+const {
+	createRecurringPayment,
+	processRecurringPayment,
+	processRecurringPayments,
+	updateRecurringPayment,
+} = require('./engine/recurring');
 const { queryStatus } = require('./engine/status');
 const { uploadMethodUrlResult, uploadThreeDSResult } = require('./engine/three-d-secure');
 
@@ -76,6 +81,25 @@ function oauth(methods, required, rules) {
 		...rules,
 	};
 }
+
+/**
+ * A PAN eligibility check of these cards ('sending', 'receiving'): no money moves.
+ * @param {string[]} eligibilityCards
+ * @returns {CommandRules}
+ */
+function eligibility(eligibilityCards) {
+	return {
+		handler: startPayment,
+		kind: 'eligibility',
+		transactionType: 'pan-eligibility',
+		ledgerKind: null,
+		card: 'none',
+		eligibilityCards,
+	};
+}
+
+/** @type {Omit<CommandRules, 'handler'>} */
+const RECURRING_CHARGE = { kind: 'sale', transactionType: 'sale', ledgerKind: 'rebill', card: 'recurring' };
 
 const SALE_REQ = [CID, 'amount', 'currency', ...CARD, 'cvv2'];
 const FORM_REQ = [CID, 'amount', 'currency'];
@@ -214,13 +238,9 @@ const COMMANDS = {
 		card: 'optional',
 		destination: 'payout',
 	}),
-	'v2/pan-eligibility/send': oauth(HMAC, ['client-order-id'], {
-		handler: startPayment,
-		kind: 'eligibility',
-		transactionType: 'pan-eligibility',
-		ledgerKind: null,
-		card: 'none',
-	}),
+	'v2/pan-eligibility/send': oauth(HMAC, ['client-order-id'], eligibility(['sending'])),
+	'v2/pan-eligibility/receive': oauth(HMAC, ['client-order-id'], eligibility(['receiving'])),
+	'v2/pan-eligibility/both': oauth(HMAC, ['client-order-id'], eligibility(['sending', 'receiving'])),
 	// get-balance by endpoint, merchant login or manager login (docs: api_v2_get_balance*)
 	'v2/get-balance': oauth(HMAC, [], { handler: getBalance }),
 	'v2/get-balance/merchant': oauth(HMAC, [], { handler: getBalance, loginInUrl: 'merchant' }),
@@ -228,6 +248,9 @@ const COMMANDS = {
 	'v4/create-card-ref': oauth(RSA, [CID, 'orderid'], { handler: createCardReference, v4: true }),
 	'v4/create-recurring-payment': oauth(RSA, [], { handler: createRecurringPayment }),
 	'v4/update-recurring-payment': oauth(RSA, ['recurring-payment-id'], { handler: updateRecurringPayment }),
+	// A charge of a recurring payment is a sale on its stored card, booked like a rebill.
+	'v4/process-recurring-payment': oauth(RSA, [], { handler: processRecurringPayment, ...RECURRING_CHARGE }),
+	'v4/process-recurring-payments': oauth(RSA, ['payload'], { handler: processRecurringPayments, ...RECURRING_CHARGE }),
 	'v4/payout-check': oauth(RSA, [CID, 'amount', 'currency'], {
 		handler: startPayment,
 		kind: 'payout-check',
@@ -244,6 +267,14 @@ const COMMANDS = {
 		ledgerKind: 'payout',
 		card: 'optional',
 		destination: 'payout',
+	}),
+	'v4/payout-by-ref': oauth(RSA, [CID, 'amount', 'currency', 'destination-card-ref-id'], {
+		handler: startPayment,
+		kind: 'payout',
+		transactionType: 'payout',
+		ledgerKind: 'payout',
+		card: 'none',
+		destination: 'card-ref',
 	}),
 	'v4/transfer': oauth(RSA, [CID, 'amount', 'currency'], {
 		handler: startPayment,

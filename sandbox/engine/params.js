@@ -28,15 +28,13 @@ function field(params, name) {
 }
 
 /**
- * The client order id of a request that starts an order (the PAN eligibility check names it
+ * The client order id of a request that starts an order (the PAN eligibility checks name it
  * client-order-id, every other command client_orderid).
  * @param {CommandDefinition} definition
  * @param {Params} params
  */
 function clientOrderIdOf(definition, params) {
-	return definition.name === 'pan-eligibility/send'
-		? field(params, 'client-order-id')
-		: field(params, 'client_orderid');
+	return definition.kind === 'eligibility' ? field(params, 'client-order-id') : field(params, 'client_orderid');
 }
 
 module.exports = { field, clientOrderIdOf, ALIASES };

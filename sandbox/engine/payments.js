@@ -9,7 +9,7 @@ const { asyncReply, endpointFor, finalize, newOrder, replayReply, settle } = req
 const { clientOrderIdOf, field } = require('./params');
 const { requireDestination } = require('./payouts');
 const { statusReply } = require('./status');
-const { findCardReference, makeCardReference } = require('./stored-credentials');
+const { chargeableRecurringPayment, findCardReference, makeCardReference } = require('./stored-credentials');
 
 /** @typedef {import('./types').Handler} Handler */
 
@@ -48,23 +48,15 @@ function startPayment(state, context) {
 		const cardReference = findCardReference(state, merchant, params['source-card-ref-id']);
 		card = cardReference.card;
 		sourceCardRefId = cardReference.id;
+	} else if (definition.card === 'recurring') {
+		card = chargeableRecurringPayment(state, merchant, params['recurring-payment-id']).card;
 	} else if (definition.card === 'optional' && params.credit_card_number) {
 		card = validateCard(params, {});
 	}
 	if (params.cvv2 && !/^\d{3,4}$/.test(params.cvv2)) fail(E_FIELD, 'Invalid cvv2');
 	if (definition.destination) requireDestination(state, definition, params, merchant);
-	if (definition.kind === 'eligibility') {
-		if (params['sending-card-number'] && !cards.luhnValid(params['sending-card-number']))
-			fail(E_FIELD, "Invalid card number in 'sending-card-number'");
-		if (params['sending-card-ref-id']) card = findCardReference(state, merchant, params['sending-card-ref-id']).card;
-		else if (params['sending-card-number'])
-			card = cards.cardSummary(
-				params['sending-card-number'],
-				params.expire_month,
-				params.expire_year,
-				params['card-printed-name'],
-			);
-	}
+	// PAN eligibility: the order shows the first card it checks (the sending one, when both are).
+	for (const role of definition.eligibilityCards || []) card = card || eligibilityCard(state, merchant, params, role);
 
 	const outcome = cards.cvvOutcome(params.cvv2);
 	if (outcome.threeDS && !threeDSAllowed) delete outcome.threeDS;
@@ -72,6 +64,27 @@ function startPayment(state, context) {
 	order.reply = asyncReply(order, context.serial);
 	settle(state, order);
 	return order.reply;
+}
+
+/**
+ * The card a PAN eligibility check names in one role ('sending', 'receiving'): by reference, or by
+ * number (Luhn-checked); null when it names none.
+ * @param {import('./types').GatewayState} state
+ * @param {import('./types').Merchant} merchant
+ * @param {import('./types').Params} params
+ * @param {string} role
+ * @returns {import('./types').CardSummary | null}
+ */
+function eligibilityCard(state, merchant, params, role) {
+	const number = params[`${role}-card-number`];
+	if (number && !cards.luhnValid(number)) fail(E_FIELD, `Invalid card number in '${role}-card-number'`);
+	const reference = params[`${role}-card-ref-id`];
+	if (reference) return findCardReference(state, merchant, reference).card;
+	if (!number) return null;
+	// The docs name the expiry and printed name of the sending card only.
+	return role === 'sending'
+		? cards.cardSummary(number, params.expire_month, params.expire_year, params['card-printed-name'])
+		: cards.cardSummary(number, undefined, undefined, undefined);
 }
 
 /**

@@ -1,13 +1,17 @@
 // @ts-check
 'use strict';
-// Recurring payments (v4, synchronous): create and update. The payments themselves are kept by
-// stored-credentials.js.
+// Recurring payments (v4): create and update (synchronous), and the charges of a recurring payment
+// (process-recurring-payment, and the batch process-recurring-payments), which start a sale-like
+// order on its card exactly as a rebill does. The payments themselves are kept by stored-credentials.js.
 const cards = require('../cards');
+const { parseCsv } = require('../csv');
 const { maskParams } = require('../mask');
-const { E_FIELD, E_NOT_FOUND, fail } = require('./errors');
+const { amountMinorOf } = require('./amounts');
+const { E_FIELD, E_NOT_FOUND, GatewayError, fail } = require('./errors');
 const { endpointFor } = require('./orders');
 const { field } = require('./params');
-const { findCardReference, newRecurringPayment } = require('./stored-credentials');
+const { startPayment } = require('./payments');
+const { chargeableRecurringPayment, findCardReference, newRecurringPayment } = require('./stored-credentials');
 
 /** @typedef {import('./types').Handler} Handler */
 /** @typedef {import('./types').RecurringPayment} RecurringPayment */
@@ -76,4 +80,84 @@ function updateRecurringPayment(state, context) {
 	};
 }
 
-module.exports = { createRecurringPayment, updateRecurringPayment };
+const CHARGE_FIELDS = ['client_orderid', 'recurring-payment-id', 'amount'];
+
+/**
+ * A charge of a recurring payment, checked before anything moves: its fields, the payment (the
+ * merchant's, active, with a card, on the endpoint the URL names) and the amount in the endpoint's
+ * currency (the request need not send one).
+ * @param {import('./types').GatewayState} state
+ * @param {import('./types').RequestContext} context
+ * @returns {import('./types').RequestContext}   with the amount in minor units
+ */
+function checkedCharge(state, context) {
+	const { params, merchant, scope } = context;
+	for (const name of CHARGE_FIELDS) if (field(params, name) === undefined) fail(E_FIELD, `Field '${name}' is required`);
+	const endpoint = endpointFor(scope, params.currency);
+	const { recurringPayment } = chargeableRecurringPayment(state, merchant, params['recurring-payment-id']);
+	if (recurringPayment.endpointId !== endpoint.id)
+		fail(E_FIELD, `Recurring payment ${recurringPayment.id} belongs to endpoint ${recurringPayment.endpointId}`);
+	const amountMinor = amountMinorOf(params.amount, endpoint.currency);
+	if (!(amountMinor > 0)) fail(E_FIELD, 'Amount must be greater than zero');
+	return { ...context, amountMinor };
+}
+
+/**
+ * The reply to an accepted charge: `status=processing` is the request's, not the transaction's.
+ * @param {import('./types').Reply} reply
+ */
+function chargeAccepted(reply) {
+	return { ...reply, type: 'process-recurring-payment-response', status: 'processing' };
+}
+
+/**
+ * process-recurring-payment: charge a recurring payment once per client order id.
+ * @type {Handler}
+ */
+function processRecurringPayment(state, context) {
+	return chargeAccepted(startPayment(state, checkedCharge(state, context)));
+}
+
+/**
+ * process-recurring-payments: the charges of the CSV `payload` (a header record naming the fields,
+ * then one record per charge). Every record is checked before the first charge starts, so a refused
+ * batch charges nothing; the reply lists the orders in the records' order.
+ * @type {Handler}
+ */
+function processRecurringPayments(state, context) {
+	let records;
+	try {
+		records = parseCsv(context.params.payload || '');
+	} catch (/** @type {any} */ e) {
+		fail(E_FIELD, `Field 'payload': ${e.message}`);
+	}
+	const [header, ...rows] = records;
+	if (!header || rows.length === 0)
+		fail(E_FIELD, "Field 'payload' must be CSV: a header record and one record per charge");
+	const seen = new Set();
+	const charges = rows.map((row, index) => {
+		/** @type {import('./types').Params} */
+		const params = {};
+		header.forEach((name, column) => {
+			if (row[column] !== undefined) params[name.trim()] = row[column].trim();
+		});
+		try {
+			const charge = checkedCharge(state, { ...context, params });
+			const clientOrderId = field(params, 'client_orderid');
+			if (seen.has(clientOrderId)) fail(E_FIELD, `client order id ${clientOrderId} appears twice`);
+			seen.add(clientOrderId);
+			return charge;
+		} catch (e) {
+			if (e instanceof GatewayError) throw new GatewayError(e.code, `Record ${index + 1}: ${e.message}`, e.type);
+			throw e;
+		}
+	});
+	const replies = charges.map((charge) => startPayment(state, charge));
+	return {
+		...chargeAccepted({ 'serial-number': context.serial }),
+		'merchant-order-ids': replies.map((reply) => reply['merchant-order-id']).join(','),
+		'paynet-order-ids': replies.map((reply) => reply['paynet-order-id']).join(','),
+	};
+}
+
+module.exports = { createRecurringPayment, updateRecurringPayment, processRecurringPayment, processRecurringPayments };

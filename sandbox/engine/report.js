@@ -6,6 +6,7 @@
 // one at a time, so that a 100,000-row report is never held in memory.
 const { formatMinor } = require('../amount');
 const cards = require('../cards');
+const { csvRecord } = require('../csv');
 const { verifyOAuthSigner } = require('./auth');
 const { E_AUTH, E_FIELD, fail } = require('./errors');
 
@@ -258,22 +259,6 @@ function* syntheticRows(batch, query) {
 					: `Synthetic order ${n + 1}, from ${batch.firstOrderId}`,
 		};
 	}
-}
-
-/**
- * One CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break; quotes doubled.
- * @param {string} value
- */
-function csvField(value) {
-	return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
-}
-
-/**
- * A CSV record, CRLF-terminated as RFC 4180 has it.
- * @param {string[]} values
- */
-function csvRecord(values) {
-	return `${values.map(csvField).join(',')}\r\n`;
 }
 
 /** @param {ReportRow} row */

@@ -3,7 +3,7 @@
 // The stored credentials the gateway keeps for a merchant: card references (made from the card of
 // an approved order) and recurring payments; found by id for the merchant who asks, or refused.
 // The commands that create and read them are card-refs.js and recurring.js.
-const { E_NOT_FOUND, fail } = require('./errors');
+const { E_NOT_FOUND, E_STATE, fail } = require('./errors');
 
 /** @typedef {import('./types').GatewayState} GatewayState */
 /** @typedef {import('./types').CardReference} CardReference */
@@ -20,6 +20,27 @@ function findCardReference(state, merchant, id) {
 	const cardReference = state.store.cardRefs.get(String(id));
 	if (!cardReference || cardReference.merchant !== merchant) fail(E_NOT_FOUND, `Card reference ${id} not found`);
 	return cardReference;
+}
+
+/**
+ * The card a recurring payment charges (its own, or its card reference's), or a refusal: unknown to
+ * the merchant (code 3), not active or without a card (code 4).
+ * @param {GatewayState} state
+ * @param {import('./types').Merchant} merchant
+ * @param {string | undefined} id
+ * @returns {{ recurringPayment: RecurringPayment, card: import('./types').CardSummary }}
+ */
+function chargeableRecurringPayment(state, merchant, id) {
+	const recurringPayment = state.store.recurring.get(String(id));
+	if (!recurringPayment || recurringPayment.merchant !== merchant)
+		fail(E_NOT_FOUND, `Recurring payment ${id} not found`);
+	if (recurringPayment.status !== 'active')
+		fail(E_STATE, `Recurring payment ${id} is ${recurringPayment.status}, not active`);
+	const card =
+		recurringPayment.card ||
+		(recurringPayment.cardRefId ? findCardReference(state, merchant, recurringPayment.cardRefId).card : null);
+	if (!card) fail(E_STATE, `Recurring payment ${id} has no card to charge`);
+	return { recurringPayment, card };
 }
 
 /**
@@ -85,4 +106,4 @@ function newRecurringPayment(state, context, fields) {
 	return recurringPayment;
 }
 
-module.exports = { findCardReference, makeCardReference, newRecurringPayment };
+module.exports = { findCardReference, chargeableRecurringPayment, makeCardReference, newRecurringPayment };
