@@ -15,8 +15,11 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-const kinds = (entries) => entries.map((e) => `${e.kind}:${e.amount}`);
-const ledgerOf = async (cid) => (await c.admin('GET', `ledger?client_orderid=${encodeURIComponent(cid)}`)).data.entries;
+/** What the ledger booked for a client order id, as `kind:amount`. */
+const booked = async (cid) =>
+	(await c.admin('GET', `ledger?client_orderid=${encodeURIComponent(cid)}`)).data.entries.map(
+		(entry) => `${entry.kind}:${entry.amount}`,
+	);
 
 /** A recurring payment on a card, on endpoint 1001 (USD) unless told. */
 async function recurringPayment(endpoint = 1001, currency = 'USD') {
@@ -50,7 +53,7 @@ describe('process-recurring-payment (v4, RSA-SHA256)', () => {
 			'paynet-order-id': expect.stringMatching(/^\d+$/),
 		});
 		expect(again.data['paynet-order-id']).toBe(first.data['paynet-order-id']);
-		expect(kinds(await ledgerOf(p['client-orderid']))).toEqual(['rebill:12.34']);
+		expect(await booked(p['client-orderid'])).toEqual(['rebill:12.34']);
 		const status = await c.status(first.data['paynet-order-id'], p['client-orderid']);
 		expect(status.data).toMatchObject({ status: 'approved', amount: '12.34', 'last-four-digits': '1111' });
 	});
@@ -63,7 +66,7 @@ describe('process-recurring-payment (v4, RSA-SHA256)', () => {
 			'recurring-payment-id': rpId,
 			amount: '1500',
 		});
-		expect(kinds(await ledgerOf(cid))).toEqual(['rebill:1500']);
+		expect(await booked(cid)).toEqual(['rebill:1500']);
 	});
 
 	it.each([
@@ -77,7 +80,7 @@ describe('process-recurring-payment (v4, RSA-SHA256)', () => {
 		const cid = c.cid('bad');
 		const r = await c.oauth(`v4/process-recurring-payment/${path}`, { client_orderid: cid, amount: '5.00', ...fields });
 		expect(r.data).toMatchObject({ type: 'validation-error', 'error-code': code });
-		expect(await ledgerOf(cid)).toEqual([]);
+		expect(await booked(cid)).toEqual([]);
 	});
 
 	it('refuses a cancelled recurring payment (code 4) and a signature that is not RSA-SHA256 (403)', async () => {
@@ -96,7 +99,7 @@ describe('process-recurring-payment (v4, RSA-SHA256)', () => {
 			{ method: 'HMAC-SHA1' },
 		);
 		expect(hmac.status).toBe(403);
-		expect(await ledgerOf(cid)).toEqual([]);
+		expect(await booked(cid)).toEqual([]);
 	});
 });
 
@@ -112,13 +115,13 @@ describe('process-recurring-payments (v4 batch: CSV payload)', () => {
 			'merchant-order-ids': `${cidA},${cidB}`,
 		});
 		const [orderA, orderB] = r.data['paynet-order-ids'].split(',');
-		expect(kinds(await ledgerOf(cidA))).toEqual(['rebill:3.00']);
-		expect(kinds(await ledgerOf(cidB))).toEqual(['rebill:4.50']);
+		expect(await booked(cidA)).toEqual(['rebill:3.00']);
+		expect(await booked(cidB)).toEqual(['rebill:4.50']);
 		expect((await c.order(orderA)).params.order_desc).toBe('Monthly, plan "A"');
 		expect((await c.order(orderB)).client_orderid).toBe(cidB);
 		// the same batch again books nothing more
 		await c.oauth('v4/process-recurring-payments/1001', { payload });
-		expect(kinds(await ledgerOf(cidA))).toEqual(['rebill:3.00']);
+		expect(await booked(cidA)).toEqual(['rebill:3.00']);
 	});
 
 	it.each([
@@ -141,7 +144,7 @@ describe('process-recurring-payments (v4 batch: CSV payload)', () => {
 		const payload = `client-orderid,recurring-payment-id,amount\n${rows(rpId, cids)}`;
 		const r = await c.oauth('v4/process-recurring-payments/1001', { payload });
 		expect(r.data).toMatchObject({ type: 'validation-error', 'error-message': expect.stringMatching(message) });
-		for (const cid of cids) expect(await ledgerOf(cid)).toEqual([]);
+		for (const cid of cids) expect(await booked(cid)).toEqual([]);
 	});
 });
 
@@ -153,10 +156,10 @@ describe('payout-by-ref (v4, RSA-SHA256)', () => {
 		const again = await c.oauth('v4/payout-by-ref/1001', p);
 		expect(first.data).toMatchObject({ type: 'async-response', 'merchant-order-id': p.client_orderid });
 		expect(again.data['paynet-order-id']).toBe(first.data['paynet-order-id']);
-		expect(kinds(await ledgerOf(p.client_orderid))).toEqual(['payout:15.00']);
+		expect(await booked(p.client_orderid)).toEqual(['payout:15.00']);
 		const grouped = { ...p, client_orderid: c.cid('pbr-group'), currency: 'EUR' };
 		expect((await c.oauth('v4/payout-by-ref/group/2001', grouped)).data['end-point-id']).toBe('1002');
-		expect(kinds(await ledgerOf(grouped.client_orderid))).toEqual(['payout:15.00']);
+		expect(await booked(grouped.client_orderid)).toEqual(['payout:15.00']);
 	});
 
 	it('refuses a missing or unknown destination reference and books nothing', async () => {
@@ -168,8 +171,8 @@ describe('payout-by-ref (v4, RSA-SHA256)', () => {
 		});
 		const unknown = { ...base, client_orderid: c.cid('pbr-unknown'), 'destination-card-ref-id': '1' };
 		expect((await c.oauth('v4/payout-by-ref/1001', unknown)).data['error-code']).toBe(3);
-		expect(await ledgerOf(missing.client_orderid)).toEqual([]);
-		expect(await ledgerOf(unknown.client_orderid)).toEqual([]);
+		expect(await booked(missing.client_orderid)).toEqual([]);
+		expect(await booked(unknown.client_orderid)).toEqual([]);
 	});
 });
 
@@ -190,8 +193,8 @@ describe('PAN eligibility: receive and both (v2, HMAC-SHA1)', () => {
 		};
 		const b = await c.oauth('v2/pan-eligibility/both/1001', both);
 		expect(await c.order(b.data['paynet-order-id'])).toMatchObject({ status: 'approved', card: { lastFour: '1111' } });
-		expect(await ledgerOf(receive.client_orderid)).toEqual([]);
-		expect(await ledgerOf(both['client-order-id'])).toEqual([]);
+		expect(await booked(receive.client_orderid)).toEqual([]);
+		expect(await booked(both['client-order-id'])).toEqual([]);
 	});
 
 	it('refuses an invalid receiving card number and a control signature', async () => {
