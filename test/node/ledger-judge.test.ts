@@ -10,6 +10,7 @@
 import type { IDataObject, INodeParameters, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { CardGateway } from '../../nodes/CardGateway/CardGateway.node';
+import * as balance from '../../nodes/CardGateway/actions/balance';
 import * as cardReference from '../../nodes/CardGateway/actions/cardReference';
 import {
 	moneyFactsOf,
@@ -41,6 +42,7 @@ const { startHostileGateway } = require('../support/hostile-gateway') as {
 // spec (what it does to money); which operations exist is the description's word.
 
 const MODULES: Record<string, { operations: Record<string, OperationModule> }> = {
+	balance,
 	cardReference,
 	hostedForm,
 	payment,
@@ -242,7 +244,11 @@ type Mode =
 	| 'replay'
 	| 'continueOnFail'
 	| 'noMoney'
-	| 'numericOrderId';
+	| 'numericOrderId'
+	/** A dry run gives the plan ID; the real run is bound to it, nothing changed in between (issue 26). */
+	| 'planBound'
+	/** A dry run gives the plan ID; the real run is bound to another plan than its own: refused, nothing sent. */
+	| 'planChanged';
 
 interface Case {
 	index: number;
@@ -316,6 +322,10 @@ function buildCases(): Case[] {
 		// Merchants number their orders: a new order ID of 12 digits that happens to pass the Luhn check reads as a
 		// card number (every output would mask it), so the node refuses it before anything is sent.
 		if (op.newOrder) add(op, 'numericOrderId', 'apply-then-drop', op.waitable, 'numeric');
+		// Runs bound to a plan (issue 26): the plan of a dry run, then the real run under its ID.
+		for (const idKind of idsOf('both')) add(op, 'planBound', 'none', op.waitable, idKind);
+		add(op, 'planBound', 'apply-then-drop', op.waitable, 'typed');
+		add(op, 'planChanged', 'apply-then-drop', op.waitable, 'typed');
 	}
 	return cases;
 }
@@ -329,7 +339,18 @@ const LIMITS: Partial<Record<Mode, IDataObject>> = {
 };
 
 /** Modes in which the operation's own request must never reach the gateway. */
-const NOTHING_SENT_MODES = new Set<Mode>(['dryRun', 'limitPerItemBelow', 'limitPerRunBelow', 'numericOrderId']);
+const NOTHING_SENT_MODES = new Set<Mode>([
+	'dryRun',
+	'limitPerItemBelow',
+	'limitPerRunBelow',
+	'numericOrderId',
+	'planChanged',
+]);
+
+const PLAN_ID = /^plan-[0-9a-f]{32}$/;
+
+/** Another plan ID than `planId`: the approved plan differs from the run's in one hex digit of its hash. */
+const otherPlanId = (planId: string) => planId.replace(/.$/, (last) => (last === '0' ? '1' : '0'));
 
 // ---------------------------------------------------------------------------------------------
 // What the node said, and the judge.
@@ -627,6 +648,18 @@ async function runCase(c: Case): Promise<Verdict> {
 			...(c.mode === 'dryRun' ? { dryRun: true } : {}),
 			...(LIMITS[c.mode] ?? {}),
 		};
+		const planViolations: string[] = [];
+		if (c.mode === 'planBound' || c.mode === 'planChanged') {
+			// The rehearsal an approver saw: its plan ID binds the real run.
+			const rehearsal = await runNode(sb, {
+				...prepared.parameters,
+				options: { ...options, dryRun: true } as INodeParameters,
+			});
+			const planId = String(rehearsal.items[0]?.json.planId ?? '');
+			if (!PLAN_ID.test(planId))
+				planViolations.push(`the dry run gave no plan ID: ${rehearsal.error?.message ?? planId}`);
+			options.approvedPlanId = c.mode === 'planBound' ? planId : otherPlanId(planId);
+		}
 		const parameters: INodeParameters = { ...prepared.parameters, options: options as INodeParameters };
 		const before = await snapshot(sb);
 		const armed = await arm(sb, c.op, c.fault);
@@ -644,7 +677,7 @@ async function runCase(c: Case): Promise<Verdict> {
 		const middle = await snapshot(sb);
 		const said = saidBy(first);
 		const world = worldBetween(c.op, prepared, before, middle);
-		const violations = judge(c.op, said, world);
+		const violations = [...planViolations, ...judge(c.op, said, world)];
 		// A fault that touched nothing tests nothing, unless the node refused before sending (and the request log agrees).
 		const refusedBeforeSending =
 			said.length > 0 && said.every((item) => item.effect === 'notSent') && !world.sent.length;
@@ -660,6 +693,13 @@ async function runCase(c: Case): Promise<Verdict> {
 			violations.push('a spending limit below the amount did not refuse the item before sending');
 		}
 		if (c.mode === 'continueOnFail' && first.error) violations.push('with Continue On Fail the run stopped');
+		if (c.mode === 'planBound' && !said.every((item) => item.error || item.json.planId === options.approvedPlanId))
+			violations.push('an output of a run bound to a plan does not name the plan it ran under');
+		if (
+			c.mode === 'planChanged' &&
+			!said.every((item) => item.error && item.effect === 'notSent' && /not the approved plan/.test(item.message))
+		)
+			violations.push('a run bound to another plan than its own was not refused before sending');
 		if (
 			c.mode === 'numericOrderId' &&
 			!(
