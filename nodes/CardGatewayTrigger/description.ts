@@ -16,15 +16,43 @@ export const RETURN_PATH = 'return';
 export const CALLBACK_WEBHOOK = 'default';
 export const RETURN_WEBHOOK = 'setup';
 
-// responseData must always be set: without it n8n answers an 'onReceived' webhook with the literal
-// text "firstEntryJson". A callback that started the workflow gets `OK` from n8n, once it is stored.
-// The customer return writes every answer itself, hence 'noData'.
+/** Answer the Gateway: when the callback is received (today's behaviour) or after the workflow finished. */
+export const ANSWER_GATEWAY = { whenReceived: 'whenReceived', afterWorkflowFinished: 'afterWorkflowFinished' } as const;
+
+/**
+ * n8n 2.41 reads a webhook description's fields through a resolver of its own when the description
+ * declares one under this registry symbol and the node's parameters hold no expression; otherwise
+ * it evaluates the template in an expression isolate (under lazy isolates, one built for it on every
+ * request). Older n8n ignores the symbol and evaluates the template: same answer.
+ */
+const WEBHOOK_RESOLVERS = Symbol.for('n8n.webhookDescriptionResolvers');
+
+/** A description field that depends on Answer the Gateway: its template and the resolver that gives the same value. */
+function byAnswerGateway(whenReceived: string, afterWorkflowFinished: string) {
+	const after = ANSWER_GATEWAY.afterWorkflowFinished;
+	return {
+		template: `={{ $parameter["answerGateway"] === ${JSON.stringify(after)} ? ${JSON.stringify(afterWorkflowFinished)} : ${JSON.stringify(whenReceived)} }}`,
+		resolve: (parameters: Record<string, unknown>) =>
+			parameters.answerGateway === after ? afterWorkflowFinished : whenReceived,
+	};
+}
+
+// When received: n8n answers `OK` once it has stored the execution (responseData must be set, or n8n
+// answers the literal text "firstEntryJson"). After the workflow finished ('lastNode'): n8n answers
+// when the execution ended, 200 with an empty body ('noData', never the last node's items), or 500
+// when it failed or its worker died, so the gateway resends.
+const responseFields = {
+	responseMode: byAnswerGateway('onReceived', 'lastNode'),
+	responseData: byAnswerGateway(FIXED_BODIES[200], 'noData'),
+};
 const callback = {
 	path: CALLBACK_PATH,
-	responseMode: 'onReceived',
-	responseData: FIXED_BODIES[200],
 	isFullPath: false,
-} as const;
+	responseMode: responseFields.responseMode.template,
+	responseData: responseFields.responseData.template,
+	[WEBHOOK_RESOLVERS]: responseFields,
+};
+// The customer return writes every answer itself, hence 'noData'.
 const customerReturn = {
 	path: RETURN_PATH,
 	responseMode: 'onReceived',
@@ -137,6 +165,28 @@ export const properties: INodeProperties[] = [
 		description:
 			'How long to wait for the status query. The callback is answered only after it, so keep this short; on timeout the gateway is asked to retry.',
 		displayOptions: { hide: { confirm: ['off'] } },
+	},
+	{
+		displayName: 'Answer the Gateway',
+		name: 'answerGateway',
+		type: 'options',
+		default: 'whenReceived',
+		options: [
+			{
+				name: 'When Received',
+				value: ANSWER_GATEWAY.whenReceived,
+				description:
+					'Answer 200 as soon as n8n has stored the execution. Fast; an execution lost afterwards (e.g. a queue-mode worker killed mid-run) is not resent by the gateway.',
+			},
+			{
+				name: 'After the Workflow Finished',
+				value: ANSWER_GATEWAY.afterWorkflowFinished,
+				description:
+					'Answer 200 (empty body) only when the workflow finished, or 500 when it failed or its worker died, so the gateway resends the callback. Holds one connection per callback while the workflow runs.',
+			},
+		],
+		description:
+			'When the gateway is told the callback arrived. Refused, filtered and unconfirmed callbacks are always answered at once. The gateway’s own time limit for an answer is not published: a slow workflow may turn into resends.',
 	},
 	{
 		displayName: 'Handle Customer Return',

@@ -1,6 +1,7 @@
 // What happens to one incoming request. Order: read → verify → filter → (confirm) → answer → emit.
-// Refusals and acknowledgements that start nothing are written here (`noWebhookResponse: true`).
-// A callback that starts the workflow is answered by n8n, after it has stored the execution.
+// Refusals and acknowledgements that start nothing are written here at once (`noWebhookResponse: true`).
+// A callback that starts the workflow is answered by n8n: after it has stored the execution, or with
+// Answer the Gateway "After the Workflow Finished" when the execution ended (description.ts).
 import type { IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { credentialSecrets } from '../shared/protocol/signing';
@@ -110,8 +111,8 @@ export async function handleServerCallback(ctx: IWebhookFunctions): Promise<IWeb
 		}
 	}
 	// n8n 2.x sends an 'onReceived' answer (the webhook's responseData, `OK`) only after it has
-	// stored the execution; if storing fails the gateway gets a 500 and resends. Writing the 200 here
-	// would acknowledge callbacks that n8n then loses under load.
+	// stored the execution, a 'lastNode' one when the execution ended; if either fails the gateway
+	// gets a 500 and resends. Writing the 200 here would acknowledge callbacks that n8n then loses.
 	setPlainTextHeaders(res);
 	return { workflowData: [[{ json: item }]] };
 }

@@ -175,12 +175,18 @@ export async function callWebhook(options: {
 	result.response = await options.nodeType.webhook!.call(context as never);
 	if (result.response.noWebhookResponse === true) {
 		result.answeredBy = 'trigger';
-	} else if (description.responseMode === 'onReceived') {
+	} else if (evaluate(workflow, node, description.responseMode, 'onReceived') === 'onReceived') {
 		// What n8n 2.x's webhook-helpers do next (the real-n8n e2e checks the wire): once the execution
 		// is stored, send the description's responseData with the default 200 ('noData' = empty body).
+		const responseData = evaluate(workflow, node, description.responseData, 'firstEntryJson');
 		result.answeredBy = 'n8n';
 		result.status = 200;
-		result.sent = description.responseData === 'noData' ? undefined : description.responseData;
+		result.sent = responseData === 'noData' ? undefined : responseData;
 	}
 	return result;
+}
+
+/** A webhook description field as n8n evaluates it for the node (a literal, or an expression on its parameters). */
+function evaluate(workflow: Workflow, node: INode, value: unknown, fallback: string): unknown {
+	return workflow.expression.getSimpleParameterValue(node, value as string, 'webhook', {}, undefined, fallback);
 }

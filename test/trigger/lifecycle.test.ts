@@ -12,6 +12,12 @@ import { CardGatewayTrigger } from '../../nodes/CardGatewayTrigger/CardGatewayTr
 import { TYPE_NAME, captureLogs } from '../support/trigger';
 
 const WEBHOOK_ID = '6b0c1f4e-0003-4000-8000-0000000000bb';
+/** Where n8n 2.41 looks for a webhook description's own resolvers (n8n-workflow WEBHOOK_RESOLVERS). */
+const RESOLVERS = Symbol.for('n8n.webhookDescriptionResolvers');
+interface Resolver {
+	template: string;
+	resolve(parameters: unknown): unknown;
+}
 
 function hookContext(options: {
 	baseUrl: string;
@@ -138,21 +144,55 @@ describe('description', () => {
 		expect(description.usableAsTool).toBeUndefined();
 	});
 
-	it('listens with GET and POST on /callback and on /return, answering on receipt', () => {
-		expect(
-			description.webhooks!.map((hook) => [
-				hook.name,
-				hook.httpMethod,
-				hook.path,
-				hook.responseMode,
-				hook.responseData,
-			]),
-		).toEqual([
-			['default', 'GET', 'callback', 'onReceived', 'OK'],
-			['default', 'POST', 'callback', 'onReceived', 'OK'],
-			['setup', 'POST', 'return', 'onReceived', 'noData'],
-			['setup', 'GET', 'return', 'onReceived', 'noData'],
+	it('listens with GET and POST on /callback and on /return; Answer the Gateway sets how /callback is answered', () => {
+		expect(description.webhooks!.map((hook) => [hook.name, hook.httpMethod, hook.path])).toEqual([
+			['default', 'GET', 'callback'],
+			['default', 'POST', 'callback'],
+			['setup', 'POST', 'return'],
+			['setup', 'GET', 'return'],
 		]);
+		const answers = (answerGateway: string | undefined) => {
+			const { ctx } = hookContext({ baseUrl: 'https://n8n.example.com/webhook', parameters: { answerGateway } });
+			const node = ctx.getNode();
+			const workflow = (ctx as unknown as { workflow: Workflow }).workflow;
+			return description.webhooks!.map((hook) => {
+				// n8n 2.41 reads each field through the description's resolver when the parameters are static,
+				// older n8n (and any node with an expression among its parameters) evaluates the template.
+				const resolvers = (hook as unknown as Record<symbol, Record<string, Resolver> | undefined>)[RESOLVERS];
+				return (['responseMode', 'responseData'] as const).map((field) => {
+					const evaluated = workflow.expression.getSimpleParameterValue(node, hook[field] as string, 'webhook', {});
+					const resolver = resolvers?.[field];
+					if (resolver) {
+						expect(resolver.template).toBe(hook[field]);
+						expect(resolver.resolve(node.parameters)).toEqual(evaluated);
+					}
+					return evaluated;
+				});
+			});
+		};
+		const onReceipt = [
+			['onReceived', 'OK'],
+			['onReceived', 'OK'],
+			['onReceived', 'noData'],
+			['onReceived', 'noData'],
+		];
+		expect(answers(undefined)).toEqual(onReceipt);
+		expect(answers('whenReceived')).toEqual(onReceipt);
+		// After the workflow finished: n8n answers when the execution ended, with an empty body.
+		expect(answers('afterWorkflowFinished')).toEqual([
+			['lastNode', 'noData'],
+			['lastNode', 'noData'],
+			['onReceived', 'noData'],
+			['onReceived', 'noData'],
+		]);
+		expect(description.properties.find((property) => property.name === 'answerGateway')).toMatchObject({
+			displayName: 'Answer the Gateway',
+			default: 'whenReceived',
+			options: [
+				expect.objectContaining({ value: 'whenReceived' }),
+				expect.objectContaining({ value: 'afterWorkflowFinished' }),
+			],
+		});
 	});
 
 	it('verifies by default, and the notice on the amount caveat sits right before the confirm option', () => {
