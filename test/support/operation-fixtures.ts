@@ -333,6 +333,18 @@ export const FIXTURES: Record<string, Fixture> = {
 			};
 		},
 	},
+	'recurringPayment.charge': {
+		prepare: async (sb, id) => ({
+			parameters: {
+				resource: 'recurringPayment',
+				operation: 'charge',
+				merchantOrderId: id,
+				recurringPaymentId: await recurringPayment(sb, id),
+				amount: '3.30',
+				currency: 'USD',
+			},
+		}),
+	},
 	'recurringPayment.update': {
 		prepare: async (sb, id) => ({
 			parameters: {
@@ -366,6 +378,18 @@ export const FIXTURES: Record<string, Fixture> = {
 				amount: '3.00',
 				currency: 'USD',
 				additionalFields: PAYOUT_CARD,
+			},
+		}),
+	},
+	'payout.sendByReferenceV4': {
+		prepare: async (sb, id) => ({
+			parameters: {
+				resource: 'payout',
+				operation: 'sendByReferenceV4',
+				merchantOrderId: id,
+				amount: '3.00',
+				currency: 'USD',
+				destinationCardReferenceId: await cardReference(sb, id, PAN2),
 			},
 		}),
 	},
@@ -440,6 +464,27 @@ export const FIXTURES: Record<string, Fixture> = {
 				operation: 'checkPanEligibility',
 				merchantOrderId: id,
 				cardReferenceId: await cardReference(sb, id),
+			},
+		}),
+	},
+	'transfer.checkPanEligibilityReceive': {
+		prepare: async (sb, id) => ({
+			parameters: {
+				resource: 'transfer',
+				operation: 'checkPanEligibilityReceive',
+				merchantOrderId: id,
+				destinationCardReferenceId: await cardReference(sb, id, PAN2),
+			},
+		}),
+	},
+	'transfer.checkPanEligibilityBoth': {
+		prepare: async (sb, id) => ({
+			parameters: {
+				resource: 'transfer',
+				operation: 'checkPanEligibilityBoth',
+				merchantOrderId: id,
+				cardReferenceId: await cardReference(sb, id),
+				destinationCardReferenceId: await cardReference(sb, id, PAN2),
 			},
 		}),
 	},
