@@ -61,49 +61,38 @@ const refund = (amount: string) => (order: OrderRef) => followUp('return', order
 const chargeBack = (amount: string) => async (order: OrderRef) =>
 	ok(await client.admin('POST', `orders/${order.orderid}/chargeback`, { amount }), 'chargeback');
 
+/** A payment, then a follow-up on it: the follow-up's callback is the one under test. */
+const paymentThen =
+	(command: 'sale' | 'preauth', step: (order: OrderRef) => Promise<unknown>) =>
+	async (url: string): Promise<OrderRef> => {
+		const order = await payment(command, url);
+		await step(order);
+		return order;
+	};
+
 const CARD_DESTINATION = { credit_card_number: CARD2, expire_month: '11', expire_year: '2033' };
 
 const RECIPES: Record<string, Recipe> = {
 	sale: { make: (url) => payment('sale', url), later: refund('1.00') },
 	preauth: { make: (url) => payment('preauth', url), later: (order) => followUp('capture', order) },
 	capture: {
-		make: async (url) => {
-			const order = await payment('preauth', url);
-			await followUp('capture', order, { amount: '6.00', currency: 'USD' });
-			return order;
-		},
+		make: paymentThen('preauth', (order) => followUp('capture', order, { amount: '6.00', currency: 'USD' })),
 		later: refund('1.00'),
 	},
 	void: {
-		make: async (url) => {
-			const order = await payment('sale', url);
-			await followUp('void', order);
-			return order;
-		},
+		make: paymentThen('sale', (order) => followUp('void', order)),
 		later: { none: 'a voided order takes no return, capture or chargeback' },
 	},
 	cancel: {
-		make: async (url) => {
-			const order = await payment('preauth', url);
-			await followUp('return', order);
-			return order;
-		},
+		make: paymentThen('preauth', (order) => followUp('return', order)),
 		later: { none: 'a released hold has nothing left to capture, return or charge back' },
 	},
 	reversal: {
-		make: async (url) => {
-			const order = await payment('sale', url);
-			await refund('3.00')(order);
-			return order;
-		},
+		make: paymentThen('sale', refund('3.00')),
 		later: chargeBack('2.00'),
 	},
 	chargeback: {
-		make: async (url) => {
-			const order = await payment('sale', url);
-			await chargeBack('2.00')(order);
-			return order;
-		},
+		make: paymentThen('sale', chargeBack('2.00')),
 		later: refund('1.00'),
 	},
 	payout: {
