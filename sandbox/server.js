@@ -27,6 +27,8 @@ const { handleTreasuryAdmin } = require('./treasury-admin');
 const MAX_BODY = 1024 * 1024;
 // The remote transaction report: beside the API's base path, on the same host (not under /paynet).
 const REPORT_PATH = '/paynet-ui/services/transaction-report';
+/** @type {import('./engine/types').CommandName} */
+const REPORT_FAULT_TARGET = { name: 'transaction-report', key: REPORT_PATH.slice(1) };
 const REPORT_RECORDS_PER_WRITE = 512;
 const API_RE = /^\/api\/(v2|v4|3ds\/v1)\/(.+?)\/(?:(group)\/)?([^/]+)\/?$/;
 
@@ -218,6 +220,13 @@ class SandboxServer {
 			return;
 		}
 		if (rawPath === REPORT_PATH) {
+			// A lost reply of the report, as of any request (faults with op 'transaction-report' or its path).
+			const dropped = ['reset', 'apply-then-drop'].find((kind) => this.deps.faults.take(kind, REPORT_FAULT_TARGET));
+			if (dropped) {
+				req.socket.destroy();
+				log('transaction-report', `fault:${dropped}`);
+				return;
+			}
 			log('transaction-report', await this.sendReport(req, res, rawPath, rawQuery));
 			return;
 		}

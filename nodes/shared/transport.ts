@@ -330,20 +330,22 @@ function checkedTimeout(ctx: GatewayContext, timeoutMs: number | undefined, item
 	return timeout;
 }
 
-/** The gateway's refusal as the error n8n shows: its message and code, nothing the user sent. */
+/** The gateway's refusal as the error n8n shows: its message and code, nothing the user sent; `note` adds to its description. */
 export function gatewayError(
 	ctx: GatewayContext,
 	failure: GatewayFailure,
 	itemIndex?: number,
 	context = '',
+	note?: string,
 ): NodeApiError {
 	const code = failure.code ? ` (code ${failure.code})` : '';
+	const serial = failure.serialNumber ? `Gateway serial number ${failure.serialNumber}` : undefined;
 	return new NodeApiError(
 		ctx.getNode(),
 		{ type: failure.type ?? failure.kind, message: failure.message, code: failure.code ?? null } as JsonObject,
 		{
 			message: `${context}${failure.message}${code}`,
-			description: failure.serialNumber ? `Gateway serial number ${failure.serialNumber}` : undefined,
+			description: [serial, note].filter(Boolean).join('. ') || undefined,
 			httpCode: String(failure.httpStatus),
 			itemIndex,
 		},

@@ -188,6 +188,12 @@ const rebill = (operation: string): Fixture => ({
 	},
 });
 
+/** Created From / Created To of today (the report's dates, read as UTC like the sandbox's). */
+function today() {
+	const day = new Date().toISOString().slice(0, 10);
+	return { createdFrom: day, createdTo: day };
+}
+
 export const FIXTURES: Record<string, Fixture> = {
 	// Payment
 	'payment.sale': {
@@ -499,6 +505,32 @@ export const FIXTURES: Record<string, Fixture> = {
 		prepare: async (sb, id) => ({
 			parameters: { resource: 'transaction', operation: 'getStatusV4', ...(await approved(sb, id)) },
 		}),
+	},
+	// Read-only: the report of today (it holds the fixture's sale), a reconciliation of that sale, the balance.
+	'transaction.getMany': {
+		prepare: async (sb, id) => {
+			await approved(sb, id);
+			return { parameters: { resource: 'transaction', operation: 'getMany', ...today(), returnAll: true } };
+		},
+	},
+	'transaction.reconcile': {
+		prepare: async (sb, id) => {
+			const { merchantOrderId } = await approved(sb, id);
+			return {
+				parameters: {
+					resource: 'transaction',
+					operation: 'reconcile',
+					...today(),
+					merchantOrderId,
+					amount: '10.00',
+					currency: 'USD',
+					expectedStatus: 'approved',
+				},
+			};
+		},
+	},
+	'balance.get': {
+		prepare: async () => ({ parameters: { resource: 'balance', operation: 'get' } }),
 	},
 
 	// 3-D Secure: the uploads complete a pending payment.

@@ -18,6 +18,8 @@ import { defineOperation } from '../common/operation';
 
 type BalanceOf = 'endpoint' | 'merchant' | 'manager';
 
+const READS_ONLY = 'Reading the balance moves no money.';
+
 const parameters: INodeProperties[] = [
 	{
 		displayName: 'Balance Of',
@@ -196,7 +198,7 @@ async function answerText(ctx: IExecuteFunctions, outcome: SignedOutcome, itemIn
 		throw notSent(
 			new NodeOperationError(ctx.getNode(), `The balance could not be read: ${outcome.what}`, {
 				itemIndex,
-				description: `${outcome.message} (a balance request only reads: nothing was changed)`,
+				description: `${outcome.message}. ${READS_ONLY}`,
 			}),
 		);
 	}
@@ -212,11 +214,12 @@ function refusal(ctx: IExecuteFunctions, outcome: SignedOutcome, text: string, i
 		httpStatus: statusCode,
 		message: `The gateway's answer (HTTP ${statusCode}) holds no balance`,
 	};
-	if (!/not enabled|enable this feature|disabled/i.test(failure.message)) return gatewayError(ctx, failure, itemIndex);
+	if (!/not enabled|enable this feature|disabled/i.test(failure.message))
+		return gatewayError(ctx, failure, itemIndex, '', READS_ONLY);
 	const code = failure.code ? ` (code ${failure.code})` : '';
 	return new NodeApiError(ctx.getNode(), { message: failure.message, code: failure.code ?? null } as JsonObject, {
 		message: `Balance requests are not enabled for this account${code}`,
-		description: `The gateway's support enables "get balance" per merchant: ask them to enable it for this merchant login. The gateway said: ${failure.message}`,
+		description: `The gateway's support enables "get balance" per merchant: ask them to enable it for this merchant login. The gateway said: ${failure.message}. ${READS_ONLY}`,
 		httpCode: String(failure.httpStatus),
 		itemIndex,
 	});

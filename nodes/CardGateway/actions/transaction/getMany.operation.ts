@@ -207,6 +207,9 @@ export function reportQuery(ctx: IExecuteFunctions, itemIndex: number): ReportQu
 	}
 }
 
+/** Every error of the report says so: reading it changes nothing. */
+export const READS_ONLY = 'Reading the transaction report moves no money.';
+
 /** The report's refusals and unreadable answers carry at most this much of the body. */
 const MAX_ERROR_BODY = 64 * 1024;
 
@@ -236,7 +239,7 @@ export async function* reportTransactions(
 				new NodeOperationError(
 					ctx.getNode(),
 					`The transaction report for ${window.from} – ${window.to} could not be read: ${outcome.what}`,
-					{ itemIndex, description: `${outcome.message} (the report only reads: nothing was changed)` },
+					{ itemIndex, description: `${outcome.message}. ${READS_ONLY}` },
 				),
 				'notSent',
 			);
@@ -250,7 +253,7 @@ export async function* reportTransactions(
 				message: `The gateway answered HTTP ${outcome.statusCode} with ${outcome.contentType || 'no content type'}, not a report`,
 			};
 			throw withMoneyEffect(
-				gatewayError(ctx, failure, itemIndex, `Transaction report ${window.from} – ${window.to}: `),
+				gatewayError(ctx, failure, itemIndex, `Transaction report ${window.from} – ${window.to}: `, READS_ONLY),
 				'notSent',
 			);
 		}
@@ -283,7 +286,7 @@ async function* csvTransactions(
 			new NodeOperationError(
 				ctx.getNode(),
 				`The transaction report could not be read: ${maskText((error as Error).message)}`,
-				{ itemIndex, description: 'The report only reads: nothing was changed.' },
+				{ itemIndex, description: READS_ONLY },
 			),
 			'notSent',
 		);

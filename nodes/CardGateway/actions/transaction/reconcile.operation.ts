@@ -221,7 +221,7 @@ async function ordersByStatus(ctx: IExecuteFunctions, records: YourRecord[]): Pr
 					`Order "${record.merchantOrderId}" could not be looked up: ${known.reason}`,
 					{
 						itemIndex: record.itemIndex,
-						description: 'Reconcile only reads: nothing was changed.',
+						description: 'Reconcile reads only: it moves no money.',
 					},
 				),
 				'notSent',
