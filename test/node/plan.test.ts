@@ -45,7 +45,7 @@ async function paidOrders(sb: Sandbox, ids: string[]): Promise<Row[]> {
 	return jsonOf(run).map((item, index) => ({ id: ids[index], orderid: String(item.orderid) }));
 }
 
-const bulkRefund = (options: IDataObject): INodeParameters => ({
+const bulkRefund = (options: INodeParameters): INodeParameters => ({
 	resource: 'payment',
 	operation: 'return',
 	merchantOrderId: '={{ $json.id }}',
@@ -58,7 +58,7 @@ const bulkRefund = (options: IDataObject): INodeParameters => ({
 	options,
 });
 
-const dryRun = (sb: Sandbox, rows: Row[], options: IDataObject = {}) =>
+const dryRun = (sb: Sandbox, rows: Row[], options: INodeParameters = {}) =>
 	runNode(sb, bulkRefund({ dryRun: true, ...options }), { input: rows });
 
 const planIdOfRun = (run: NodeRun) => {
@@ -111,32 +111,12 @@ describe('a plan from every dry run', () => {
 	it('is independent of the items’ order and of what does not change what moves', async () => {
 		const rows = await paidOrders(env.sb, ['ord-a', 'ord-b', 'ord-c']);
 		const planId = planIdOfRun(await dryRun(env.sb, rows));
+		const planOf = async (change: (row: Row) => Row) => planIdOfRun(await dryRun(env.sb, rows.map(change)));
 		expect(planIdOfRun(await dryRun(env.sb, [...rows].reverse(), { concurrency: 3 }))).toBe(planId);
-		expect(
-			planIdOfRun(
-				await dryRun(
-					env.sb,
-					rows.map((row) => ({ ...row, comment: 'other words' })),
-				),
-			),
-		).toBe(planId);
+		expect(await planOf((row) => ({ ...row, comment: 'other words' }))).toBe(planId);
 		// a partial return of everything that is left moves what the full return moves
-		expect(
-			planIdOfRun(
-				await dryRun(
-					env.sb,
-					rows.map((row) => ({ ...row, amount: '10.00' })),
-				),
-			),
-		).toBe(planId);
-		expect(
-			planIdOfRun(
-				await dryRun(
-					env.sb,
-					rows.map((row) => ({ ...row, amount: '9.99' })),
-				),
-			),
-		).not.toBe(planId);
+		expect(await planOf((row) => ({ ...row, amount: '10.00' }))).toBe(planId);
+		expect(await planOf((row) => ({ ...row, amount: '9.99' }))).not.toBe(planId);
 		expect(planIdOfRun(await dryRun(env.sb, rows.slice(1)))).not.toBe(planId);
 	});
 

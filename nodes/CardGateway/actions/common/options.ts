@@ -161,15 +161,6 @@ const ALL_OPTIONS: INodeProperties[] = [
 ];
 
 const WAIT_OPTIONS = new Set(['waitForFinalStatus', 'maxWaitSeconds', 'pollIntervalSeconds']);
-/** Offered only where money moves. */
-const MONEY_OPTIONS = new Set([
-	'actOncePerKey',
-	'allowAiMoneyMovement',
-	'approvedPlanId',
-	'dryRun',
-	'maxAmountPerItem',
-	'maxTotalPerRun',
-]);
 
 export function optionsCollection(set: OptionSet): INodeProperties {
 	const options = ALL_OPTIONS.filter(
@@ -261,6 +252,9 @@ export const SAFETY_OPTIONS = [
 	'maxAmountPerItem',
 	'maxTotalPerRun',
 ] as const;
+
+/** Offered only where money moves: the safety options. */
+const MONEY_OPTIONS: ReadonlySet<string> = new Set(SAFETY_OPTIONS);
 
 /** An option's name as the user sees it. */
 export function optionLabel(name: string): string {
