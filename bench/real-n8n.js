@@ -9,8 +9,9 @@ require('./cli').checkArgs(
 
 Bulk, trigger and memory benchmarks inside a real n8n 2.41.1 (the pinned runtime, installed on
 first use) with the package installed as users install it (npm run build first), against the
-sandbox gateway in a process of its own. Writes bench/out/real-n8n.json; a part run alone
-(--only) replaces only that part of it.
+sandbox gateway in a process of its own. The trigger parts also count the expression isolates n8n
+builds per callback, on each route (a preload in n8n's processes counts IsolatedVmBridge.initialize).
+Writes bench/out/real-n8n.json; a part run alone (--only) replaces only that part of it.
 
 Flags:
   --quick                1 run instead of 3, fewer items: writes bench/out/real-n8n.quick.json
@@ -250,7 +251,7 @@ async function bulk(n8n, sandbox) {
  * Callbacks/s and acknowledge latency, our trigger vs the stock Webhook node, same load generator.
  * The stock node with Header Auth shows what n8n itself spends on a webhook that reads a credential.
  */
-async function trigger(n8n) {
+async function trigger(n8n, isolates) {
 	// each callback starts an execution; n8n 2.41 on SQLite starts only ~15–20 per second here
 	const N = QUICK ? 200 : 500;
 	const CONC = 16;
@@ -300,14 +301,19 @@ async function trigger(n8n) {
 	const names = Object.keys(targets).filter((name) => !ROUTES || ROUTES.split(',').includes(name));
 	for (const name of names) await one(name, 200);
 	const s = { ratio: [], ratioVsAuth: [], ratioVsJwt: [] };
-	for (const name of names) Object.assign(s, { [name]: [], [`${name}P50`]: [], [`${name}P99`]: [] });
+	for (const name of names)
+		Object.assign(s, { [name]: [], [`${name}P50`]: [], [`${name}P99`]: [], [`${name}Isolates`]: [] });
 	for (let run = 0; run < RUNS; run++) {
 		const measured = {};
 		// each run starts with another route: none always runs first on a freshly settled n8n
 		for (const name of names.map((_, k) => names[(k + run) % names.length])) {
+			const isolatesBefore = isolates.total();
 			measured[name] = await one(name, N);
 			// executions started by this batch settle before the next one is timed
 			await settle();
+			// the pool refills behind each acquisition: counted once the batch settled
+			measured[name].isolates = (isolates.total() - isolatesBefore) / N;
+			s[`${name}Isolates`].push(measured[name].isolates);
 			s[name].push(measured[name].rate);
 			s[`${name}P50`].push(measured[name].p50);
 			s[`${name}P99`].push(measured[name].p99);
@@ -316,7 +322,7 @@ async function trigger(n8n) {
 		if (measured.ours && measured.stockAuth) s.ratioVsAuth.push(measured.ours.rate / measured.stockAuth.rate);
 		if (measured.ours && measured.stockJwt) s.ratioVsJwt.push(measured.ours.rate / measured.stockJwt.rate);
 		log(
-			`trigger run ${run + 1}: ${names.map((name) => `${name} ${measured[name].rate.toFixed(1)}/s p50 ${measured[name].p50.toFixed(0)} p99 ${measured[name].p99.toFixed(0)} ms`).join(' | ')}`,
+			`trigger run ${run + 1}: ${names.map((name) => `${name} ${measured[name].rate.toFixed(1)}/s p50 ${measured[name].p50.toFixed(0)} p99 ${measured[name].p99.toFixed(0)} ms, ${measured[name].isolates.toFixed(2)} isolates/callback`).join(' | ')}`,
 		);
 	}
 	return { n: N, concurrency: CONC, ...Object.fromEntries(Object.entries(s).map(([k, v]) => [k, summary(v)])) };
@@ -331,6 +337,45 @@ function jwt(payload) {
 
 function settle() {
 	return new Promise((resolve) => setTimeout(resolve, 3000));
+}
+
+/**
+ * Counts the expression isolates n8n builds: a preload (node --require) that wraps
+ * IsolatedVmBridge.initialize of the runtime's @n8n/expression-runtime, which every isolate goes
+ * through (n8n-workflow's ExpressionEvaluator builds each bridge with it, pooled or not), and
+ * writes each process's count to a file of its own every 200 ms. `total()` sums the files.
+ */
+function isolateCounter(runtime, dir) {
+	const preload = path.join(dir, 'count-isolates.js');
+	const runtimeModule = path.join(runtime, 'n8n/node_modules/@n8n/expression-runtime');
+	fs.writeFileSync(
+		preload,
+		`'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
+let count = 0;
+try {
+	const { IsolatedVmBridge } = require(${JSON.stringify(runtimeModule)});
+	const initialize = IsolatedVmBridge.prototype.initialize;
+	IsolatedVmBridge.prototype.initialize = function (...args) {
+		count += 1;
+		return initialize.apply(this, args);
+	};
+} catch {
+	// a process that cannot load the runtime (a task runner elsewhere) builds no expression isolate
+}
+const file = path.join(${JSON.stringify(dir)}, 'isolates-' + process.pid + '.txt');
+setInterval(() => fs.writeFileSync(file, String(count)), 200).unref();
+`,
+	);
+	return {
+		nodeOption: `--require=${preload}`,
+		total: () =>
+			fs
+				.readdirSync(dir)
+				.filter((name) => /^isolates-\d+\.txt$/.test(name))
+				.reduce((sum, name) => sum + Number(fs.readFileSync(path.join(dir, name), 'utf8') || 0), 0),
+	};
 }
 
 /** Peak RSS (VmHWM) of n8n and its children for 1k/10k/50k items through our node. */
@@ -413,6 +458,7 @@ async function main() {
 	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-card-gateway-bench-'));
 	const tarball = await packPackage(userFolder);
 	const sandbox = await startSandboxProcess();
+	const isolates = isolateCounter(runtime, fs.mkdtempSync(path.join(userFolder, 'isolates-')));
 	const n8n = new BenchN8n(
 		{ runtime, userFolder, port: PORT },
 		{
@@ -421,7 +467,10 @@ async function main() {
 			N8N_PAYLOAD_SIZE_MAX: '64',
 			EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'none',
 			EXECUTIONS_DATA_SAVE_ON_ERROR: 'all',
-			...(PROFILE ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.join(__dirname, 'out/prof')}` } : {}),
+			NODE_OPTIONS: [
+				isolates.nodeOption,
+				...(PROFILE ? [`--cpu-prof --cpu-prof-dir=${path.join(__dirname, 'out/prof')}`] : []),
+			].join(' '),
 		},
 	);
 	// a part re-run alone (--only=trigger) replaces only that part of the saved results
@@ -506,13 +555,13 @@ async function main() {
 			await n8n.waitForWebhooks(workflows.flatMap(productionWebhooks));
 		};
 		// trigger and memory first, on a fresh n8n: its RSS grows over the bulk runs
-		await measure('trigger', () => trigger(n8n));
+		await measure('trigger', () => trigger(n8n, isolates));
 		// n8n builds an expression isolate for the webhook phase of every start node but its own
 		// Webhook node; with lazy acquisition it builds one only when an expression is evaluated.
 		await measure('triggerLazy', async () => {
 			await restart({ N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' });
 			try {
-				return await trigger(n8n);
+				return await trigger(n8n, isolates);
 			} finally {
 				await restart({ N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: undefined });
 			}
