@@ -1,6 +1,8 @@
 // Balance → Get against the sandbox over HTTP: the endpoint's, the merchant's and one named balance,
 // pending payouts counted in what is available, the Required Amount check on decimal strings, and a
 // balance the gateway's support has not enabled read as such.
+import { formatSignedUnits, readBalances, signedUnits } from '../../nodes/shared/protocol/balance';
+
 import { BANK_DESTINATION, Sandbox, jsonOf, runNode, useSandbox, MERCHANT } from '../support/harness';
 
 const env = useSandbox();
@@ -11,6 +13,37 @@ const balance = (parameters: Record<string, unknown> = {}) => ({
 	resource: 'balance',
 	operation: 'get',
 	...parameters,
+});
+
+describe('the balance reply', () => {
+	it('reads the form-encoded reply the docs show, one balance after another when names repeat', () => {
+		const body = [
+			'type=get-balance-response\n',
+			'serial-number=abc\n',
+			'name=main-USD\n',
+			'amount=-10.50\n',
+			'online-balance-live-amount=-12.00\n',
+			'amount-buffer-hold=1.5\n',
+			'currency=USD\n',
+			'name=main+EUR\n',
+			'amount=7\n',
+			'currency=EUR\n',
+		].join('&');
+		expect(readBalances(body)).toEqual([
+			{ name: 'main-USD', amount: '-10.50', onlineLiveAmount: '-12.00', pendingPayouts: '1.5', currency: 'USD' },
+			{ name: 'main EUR', amount: '7', currency: 'EUR' },
+		]);
+		expect(readBalances('type=validation-error\n&error-message=no\n')).toEqual([]);
+		expect(readBalances('{"balances":[{"name":"a","amount":"1.00"}]}')).toEqual([{ name: 'a', amount: '1.00' }]);
+	});
+
+	it('adds and subtracts signed decimals exactly', () => {
+		const available = signedUnits('-12.00', 'x') - signedUnits('1.5', 'x');
+		expect(formatSignedUnits(available, 2)).toBe('-13.50');
+		expect(formatSignedUnits(signedUnits('0.1', 'x') + signedUnits('0.2', 'x'), 2)).toBe('0.30');
+		expect(formatSignedUnits(signedUnits('1000', 'x'), 0)).toBe('1000');
+		expect(() => signedUnits('1.2345', 'Required Amount')).toThrow(/Required Amount/);
+	});
 });
 
 describe('Balance → Get', () => {
@@ -55,17 +88,19 @@ describe('Balance → Get', () => {
 				sufficient: false,
 				shortfall: '100.10',
 			});
-			const enough = await runNode(sandbox, balance({ options: { requiredAmount: '500' } }));
-			expect(jsonOf(enough)[0]).toMatchObject({ sufficient: true, shortfall: '0.00' });
+			const enough = await runNode(sandbox, balance({ options: { requiredAmount: '120.00 + 379.99 + 0.01' } }));
+			expect(jsonOf(enough)[0]).toMatchObject({ requiredAmount: '500.00', sufficient: true, shortfall: '0.00' });
 		} finally {
 			await sandbox.close();
 		}
 	});
 
-	it('refuses a Required Amount that is not a decimal, naming it, before anything is sent', async () => {
-		const run = await runNode(env.sb, balance({ options: { requiredAmount: '1e3' } }));
-		expect(run.error?.message).toMatch(/Required Amount/);
-		expect(run.error?.context?.moneyEffect).toBe('notSent');
+	it('refuses a Required Amount that is not a sum of decimals, naming it, before anything is sent', async () => {
+		for (const requiredAmount of ['1e3', '10,50', '-5.00', '1 + ', '0.0001']) {
+			const run = await runNode(env.sb, balance({ options: { requiredAmount } }));
+			expect(run.error?.message).toMatch(/Required Amount/);
+			expect(run.error?.context?.moneyEffect).toBe('notSent');
+		}
 		expect(await env.sb.requests()).toHaveLength(0);
 	});
 

@@ -67,9 +67,9 @@ const parameters: INodeProperties[] = [
 				name: 'requiredAmount',
 				type: 'string',
 				default: '',
-				placeholder: 'e.g. 1250.00',
+				placeholder: "e.g. 1250.00, or {{ $('Payouts').all().map(i => i.json.amount).join(' + ') }}",
 				description:
-					'What a payout run needs: each balance then says whether its available amount (live amount less pending payouts) covers it ("sufficient", "shortfall"), computed exactly on decimal strings',
+					'What a payout run needs: a decimal, or several joined with "+" (added exactly). Each balance then says whether what is available (live amount less pending payouts) covers it: "sufficient", "shortfall".',
 			},
 			{
 				displayName: 'Timeout (Seconds)',
@@ -147,13 +147,16 @@ function balanceUrl(baseUrl: string, balanceOf: BalanceOf, endpointId: string, l
 	return `${operationUrl(baseUrl, operation, { endpointId: balanceOf })}/${encodeURIComponent(login)}`;
 }
 
+/** Required Amount: one decimal, or several joined with "+" (a run's amounts), added exactly. */
 function requiredAmount(ctx: IExecuteFunctions, options: IDataObject, itemIndex: number): bigint | undefined {
 	const text = String(options.requiredAmount ?? '').trim();
 	if (!text) return undefined;
 	try {
-		const units = signedUnits(text, 'Required Amount');
-		if (units < 0n) throw new GatewayInputError('Required Amount', '"Required Amount" must not be negative');
-		return units;
+		return text.split('+').reduce((sum, term) => {
+			const units = signedUnits(term, 'Required Amount');
+			if (units < 0n) throw new GatewayInputError('Required Amount', '"Required Amount" must not be negative');
+			return sum + units;
+		}, 0n);
 	} catch (error) {
 		throw notSent(inputError(ctx, error as GatewayInputError, itemIndex));
 	}
