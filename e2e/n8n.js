@@ -203,13 +203,7 @@ class N8nInstance {
 
 	/** Logs in as the owner and creates a public-API key. */
 	async createApiKey() {
-		const login = await fetch(`${this.baseUrl}/rest/login`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify({ emailOrLdapLoginId: this.owner.email, password: this.owner.password }),
-		});
-		if (!login.ok) throw new Error(`login failed: HTTP ${login.status}`);
-		const cookie = login.headers.get('set-cookie').split(';')[0];
+		const cookie = await this.ownerCookie();
 		const scopes = ['workflow:read', 'workflow:list', 'workflow:activate', 'execution:list', 'execution:read'];
 		const created = await fetch(`${this.baseUrl}/rest/api-keys`, {
 			method: 'POST',
@@ -219,6 +213,51 @@ class N8nInstance {
 		if (!created.ok) throw new Error(`api key failed: HTTP ${created.status} ${await created.text()}`);
 		this.apiKey = (await created.json()).data.rawApiKey;
 		return this.apiKey;
+	}
+
+	/** The owner's session cookie, for n8n's REST API. */
+	async ownerCookie() {
+		const login = await fetch(`${this.baseUrl}/rest/login`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ emailOrLdapLoginId: this.owner.email, password: this.owner.password }),
+		});
+		if (!login.ok) throw new Error(`login failed: HTTP ${login.status}`);
+		return login.headers.get('set-cookie').split(';')[0];
+	}
+
+	/** A public-API key with the data-table scopes "Act Once per Key" needs. */
+	async claimsApiKey(cookie) {
+		const scopes = ['list', 'create', 'read']
+			.map((verb) => `dataTable:${verb}`)
+			.concat(['create', 'read', 'update', 'delete'].map((verb) => `dataTableRow:${verb}`));
+		const created = await fetch(`${this.baseUrl}/rest/api-keys`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', cookie: cookie ?? (await this.ownerCookie()) },
+			body: JSON.stringify({ label: `card-gateway-claims-${Date.now()}`, scopes, expiresAt: null }),
+		});
+		if (!created.ok) throw new Error(`claims api key failed: HTTP ${created.status} ${await created.text()}`);
+		return (await created.json()).data.rawApiKey;
+	}
+
+	/**
+	 * Fills in a "Card Gateway Claims Store API" credential imported before start (an API key can only
+	 * be made by a running n8n): a new key (claimsApiKey) and this n8n's API URL. Returns the key.
+	 */
+	async connectClaims({ id, name, tableName = 'card_gateway_claims' }) {
+		const cookie = await this.ownerCookie();
+		const apiKey = await this.claimsApiKey(cookie);
+		const patched = await fetch(`${this.baseUrl}/rest/credentials/${id}`, {
+			method: 'PATCH',
+			headers: { 'content-type': 'application/json', cookie },
+			body: JSON.stringify({
+				name,
+				type: 'cardGatewayClaimsApi',
+				data: { baseUrl: `${this.baseUrl}/api/v1`, apiKey, tableName },
+			}),
+		});
+		if (!patched.ok) throw new Error(`claims credential failed: HTTP ${patched.status} ${await patched.text()}`);
+		return apiKey;
 	}
 
 	async api(pathAndQuery, init = {}) {

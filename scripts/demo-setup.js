@@ -23,6 +23,17 @@ function sandboxCredential(sandboxUrl) {
 	};
 }
 
+/** The claims credential of "Act Once per Key" (examples/refund-once-per-callback.json); filled in once n8n runs (N8nInstance.connectClaims). */
+const CLAIMS_CREDENTIAL = { id: 'cgClaims0000000001', name: 'Card Gateway claims (this n8n)' };
+
+function claimsCredentialPlaceholder() {
+	return {
+		...CLAIMS_CREDENTIAL,
+		type: 'cardGatewayClaimsApi',
+		data: { baseUrl: 'http://127.0.0.1:9/api/v1', apiKey: 'set-once-n8n-runs', tableName: 'card_gateway_claims' },
+	};
+}
+
 function exampleWorkflows() {
 	return fs
 		.readdirSync(path.join(REPO, 'examples'))
@@ -38,4 +49,4 @@ const listens = (workflow) =>
 	workflow.nodes.some((node) => /webhook|Trigger$/i.test(node.type) && !/manualTrigger/.test(node.type)) &&
 	!workflow.nodes.some((node) => node.type === 'n8n-nodes-base.scheduleTrigger');
 
-module.exports = { sandboxCredential, exampleWorkflows, listens };
+module.exports = { sandboxCredential, CLAIMS_CREDENTIAL, claimsCredentialPlaceholder, exampleWorkflows, listens };

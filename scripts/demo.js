@@ -22,7 +22,13 @@ try {
 const { N8nInstance, ensureRuntime, packPackage, productionWebhooks, REPO } = require('../e2e/n8n');
 const { seedDemoOrders } = require('../e2e/seed');
 const { startSandbox } = require('../sandbox');
-const { sandboxCredential, exampleWorkflows, listens } = require('./demo-setup');
+const {
+	sandboxCredential,
+	CLAIMS_CREDENTIAL,
+	claimsCredentialPlaceholder,
+	exampleWorkflows,
+	listens,
+} = require('./demo-setup');
 
 const SANDBOX_PORT = Number(process.env.DEMO_SANDBOX_PORT || 8899);
 const N8N_PORT = Number(process.env.DEMO_N8N_PORT || 5678);
@@ -159,12 +165,13 @@ async function main() {
 		await step("installing the package into n8n (as n8n's community-package installer does)", () =>
 			n8n.installPackage(tarball),
 		);
-		await n8n.importCredentials([sandboxCredential(sandbox.url)]);
+		await n8n.importCredentials([sandboxCredential(sandbox.url), claimsCredentialPlaceholder()]);
 		log(`importing ${examples.length} example workflows`);
 		await n8n.importWorkflows(examples);
 		for (const workflow of listening) await n8n.publish(workflow.id);
 		await seedDemoOrders(sandbox.url);
 		await step('starting n8n', () => n8n.start());
+		await n8n.connectClaims(CLAIMS_CREDENTIAL);
 		await step('waiting for the example webhooks', () => n8n.waitForWebhooks(listening.flatMap(productionWebhooks)));
 	} catch (error) {
 		process.stderr.write(`[demo] failed: ${error.message}\n`);

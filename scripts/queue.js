@@ -12,7 +12,13 @@ const { ensureRuntime, packPackage, REPO } = require('../e2e/n8n');
 const { QueueTopology } = require('../e2e/queue');
 const { seedDemoOrders } = require('../e2e/seed');
 const { killAndWait, sleep } = require('../e2e/services');
-const { sandboxCredential, exampleWorkflows, listens } = require('./demo-setup');
+const {
+	sandboxCredential,
+	CLAIMS_CREDENTIAL,
+	claimsCredentialPlaceholder,
+	exampleWorkflows,
+	listens,
+} = require('./demo-setup');
 
 const RUNTIME_DIR = path.join(REPO, '.runtime');
 const STATE_FILE = path.join(RUNTIME_DIR, 'queue/state.json');
@@ -71,13 +77,14 @@ async function up() {
 		save();
 		log('installing the package into n8n (as a community package) and importing the examples');
 		await topology.main.installPackage(tarball);
-		await topology.main.importCredentials([sandboxCredential(sandbox.url)]);
+		await topology.main.importCredentials([sandboxCredential(sandbox.url), claimsCredentialPlaceholder()]);
 		const examples = exampleWorkflows();
 		await topology.main.importWorkflows(examples);
 		for (const workflow of examples.filter(listens)) await topology.main.publish(workflow.id);
 		await seedDemoOrders(sandbox.url);
 		log('starting main, the webhook process and the worker(s)');
 		await topology.start();
+		await topology.main.connectClaims(CLAIMS_CREDENTIAL);
 		save();
 	} catch (error) {
 		save();

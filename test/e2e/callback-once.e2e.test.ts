@@ -9,9 +9,10 @@ import { join } from 'node:path';
 import { eventually, readWorkflows, startE2eEnvironment, type E2eEnvironment } from '../support/e2e-environment';
 import { CallbackReceiver, saleWithCallback, type CapturedCallback } from '../support/trigger';
 
+const { CLAIMS_CREDENTIAL, claimsCredentialPlaceholder } = require('../../scripts/demo-setup');
+
 const WORKFLOW_ID = 'cgExRefundOnce';
 const WEBHOOK = 'c1a1e005-0000-4000-8000-0000000000aa/callback';
-const CLAIMS = { id: 'cgClaims0000000001', name: 'Card Gateway claims (this n8n)' };
 const TABLE = 'card_gateway_claims';
 const REPLAYS = 30;
 
@@ -19,62 +20,20 @@ type Json = Record<string, unknown>;
 interface Run {
 	id: string;
 	status: string;
-	data: { resultData: { runData: Record<string, Array<{ data?: { main: Array<Array<{ json: Json }>> } }>> } };
+	data: {
+		resultData: {
+			error?: { message: string; description?: string };
+			runData: Record<string, Array<{ data?: { main: Array<Array<{ json: Json }>> } }>>;
+		};
+	};
 }
 
 const workflows = readWorkflows(join(__dirname, '..', '..', 'examples')).filter((w) => w.id === WORKFLOW_ID);
 
-/** Logs in as the owner (cookie), for n8n's REST API. */
-async function ownerCookie(env: E2eEnvironment): Promise<string> {
-	const login = await fetch(`${env.n8n.baseUrl}/rest/login`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ emailOrLdapLoginId: env.n8n.owner.email, password: env.n8n.owner.password }),
-	});
-	if (!login.ok) throw new Error(`login failed: HTTP ${login.status}`);
-	return login.headers.get('set-cookie')!.split(';')[0];
-}
-
-/** An API key for the claims and the claims credential holding it (imported before n8n started, filled in now). */
-async function fillClaimsCredential(env: E2eEnvironment): Promise<string> {
-	const cookie = await ownerCookie(env);
-	const scopes = [
-		'dataTable:list',
-		'dataTable:create',
-		'dataTable:read',
-		'dataTableRow:create',
-		'dataTableRow:read',
-		'dataTableRow:update',
-		'dataTableRow:delete',
-	];
-	const created = await fetch(`${env.n8n.baseUrl}/rest/api-keys`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json', cookie },
-		body: JSON.stringify({ label: `claims-${Date.now()}`, scopes, expiresAt: null }),
-	});
-	if (!created.ok) throw new Error(`api key failed: HTTP ${created.status} ${await created.text()}`);
-	const apiKey = ((await created.json()) as { data: { rawApiKey: string } }).data.rawApiKey;
-	const patched = await fetch(`${env.n8n.baseUrl}/rest/credentials/${CLAIMS.id}`, {
-		method: 'PATCH',
-		headers: { 'content-type': 'application/json', cookie },
-		body: JSON.stringify({
-			name: CLAIMS.name,
-			type: 'cardGatewayClaimsApi',
-			data: { baseUrl: `${env.n8n.baseUrl}/api/v1`, apiKey, tableName: TABLE },
-		}),
-	});
-	if (!patched.ok) throw new Error(`credential update failed: HTTP ${patched.status} ${await patched.text()}`);
-	return apiKey;
-}
-
 /** The environment with the claims credential imported (its API key does not exist before n8n runs: filled in after). */
 async function startWithClaims(options: Omit<Parameters<typeof startE2eEnvironment>[0], 'credentials'>) {
-	const placeholder = { baseUrl: 'http://127.0.0.1:9/api/v1', apiKey: 'set-after-start', tableName: TABLE };
-	const env = await startE2eEnvironment({
-		...options,
-		credentials: [{ ...CLAIMS, type: 'cardGatewayClaimsApi', data: placeholder }],
-	});
-	const apiKey = await fillClaimsCredential(env);
+	const env = await startE2eEnvironment({ ...options, credentials: [claimsCredentialPlaceholder()] });
+	const apiKey: string = await env.n8n.connectClaims(CLAIMS_CREDENTIAL);
 	return { env, apiKey };
 }
 
@@ -161,10 +120,14 @@ function replayScenario(name: string, start: () => Promise<{ env: E2eEnvironment
 					refunds: refunds.length,
 					claimedBefore: claimedBefore.length,
 					failed: runs.filter((r) => r.status !== 'success').length,
+					firstError: ((error) => error && `${error.message} — ${error.description}`)(
+						runs.find((r) => r.status !== 'success')?.data.resultData.error,
+					),
 				}).toEqual({
 					refunds: 1,
 					claimedBefore: 2 * REPLAYS - 1,
 					failed: 0,
+					firstError: undefined,
 				});
 				expect(claimedBefore.every((output) => output?.moneyEffect === 'notSent')).toBe(true);
 				// The ledger is the judge.

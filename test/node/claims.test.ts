@@ -1,6 +1,6 @@
 // The claim protocol of "Act Once per Key" (claims.ts) on a table that behaves as n8n's Data Tables
-// do under concurrency: each call is one statement, applied whole (an update filtered on "holder is
-// empty" is a compare-and-set, claimStore.ts says why), and calls from concurrent claimers
+// do under concurrency: each call is one statement, applied whole (an update filtered on
+// "holder = ''" is a compare-and-set, claimStore.ts says why), and calls from concurrent claimers
 // interleave at random. Against a real n8n (SQLite, and PostgreSQL in queue mode):
 // test/e2e/callback-once.e2e.test.ts.
 import {
@@ -18,7 +18,6 @@ const pause = () => new Promise((resolve) => setTimeout(resolve, Math.random() *
 function matches(row: ClaimRow, filter: Filter): boolean {
 	return filter.every(({ columnName, condition, value }) => {
 		const cell = row[columnName];
-		if (condition === 'isEmpty') return cell === null || cell === undefined || cell === '';
 		if (condition === 'lt') return typeof cell === 'number' && cell < Number(value);
 		return cell === value;
 	});
@@ -88,7 +87,7 @@ describe('Act Once per Key: the claim protocol', () => {
 			table.rows.push(
 				{ id: 900, key: LOCK_KEY, holder: '', until: 0 },
 				{ id: 901, key: LOCK_KEY, holder: '', until: 0 },
-				{ id: 902, key: LOCK_KEY, holder: null, until: null },
+				{ id: 902, key: LOCK_KEY, holder: '', until: 0 },
 			);
 			const { claimed } = await race(table, 'dup:approved:sale', 20);
 			expect(claimed).toHaveLength(1);

@@ -3,7 +3,7 @@
 // rows. What the protocol relies on (n8n 2.41, modules/data-table): a table name is unique per project
 // (a unique index), and "update rows" is one UPDATE statement whose filter PostgreSQL re-checks on a
 // row another transaction just changed, while SQLite runs every data-table transaction alone
-// (BEGIN IMMEDIATE on its single write connection) — so an update filtered on "holder is empty" is a
+// (BEGIN IMMEDIATE on its single write connection) — so an update filtered on "holder = ''" is a
 // compare-and-set in both databases.
 import {
 	NodeOperationError,
@@ -25,8 +25,9 @@ export interface ClaimRow {
 	claimedAt?: string | null;
 }
 
-type Condition = 'eq' | 'lt' | 'isEmpty';
-export type Filter = Array<{ columnName: keyof ClaimRow; condition: Condition; value?: string | number }>;
+// n8n's public API offers eq, neq, like, ilike, gt, gte, lt, lte (not isEmpty): a free lock holds ''.
+type Condition = 'eq' | 'lt';
+export type Filter = Array<{ columnName: keyof ClaimRow; condition: Condition; value: string | number }>;
 
 export interface ClaimsTable {
 	find(filter: Filter): Promise<ClaimRow[]>;

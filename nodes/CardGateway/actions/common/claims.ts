@@ -4,7 +4,7 @@
 // next delivery of the same callback may try again.
 //
 // The table holds no unique index for our keys, so "insert if absent" alone is not atomic. It is made
-// atomic under one lock row: taking the lock is an update filtered on "holder is empty" (or "lease
+// atomic under one lock row: taking the lock is an update filtered on "holder = ''" (or "lease
 // expired"), a compare-and-set in n8n's PostgreSQL and SQLite alike (claimStore.ts). The lock is held
 // only for "is the key there? if not, add it": two requests, never while money moves.
 import { randomUUID } from 'node:crypto';
@@ -53,7 +53,9 @@ export async function claimKey(ctx: IExecuteFunctions, itemIndex: number, key: s
 		return await claimIn(table, key, ctx.getExecutionId() ?? '');
 	} catch (error) {
 		if (error instanceof ClaimBusy) throw failed(error.message);
-		throw failed(`The claims table answered with an error: ${(error as Error).message}`);
+		// n8n's API errors keep the server's words in their description.
+		const { message, description } = error as Error & { description?: string };
+		throw failed(`The claims table answered with an error: ${description || message}`);
 	}
 }
 
@@ -147,7 +149,7 @@ async function underLock<T>(
 	for (let attempt = 0; Date.now() < giveUp; attempt++) {
 		const leaseEnd = Date.now() + LEASE_MS;
 		const take = { holder, until: leaseEnd };
-		await table.update([eq('key', LOCK_KEY), { columnName: 'holder', condition: 'isEmpty' }], take);
+		await table.update([eq('key', LOCK_KEY), eq('holder', '')], take);
 		await table.update([eq('key', LOCK_KEY), { columnName: 'until', condition: 'lt', value: Date.now() }], take);
 		const locks = await table.find([eq('key', LOCK_KEY)]);
 		if (!locks.length) {
