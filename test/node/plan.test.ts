@@ -378,7 +378,7 @@ describe('the approval loop in one execution: every difference named', () => {
 		});
 		expect(items).toEqual([]);
 		expect(error?.message).toMatch(
-			/not the approved plan plan-[0-9a-f]{32} \(it is plan-[0-9a-f]{32}: 2 difference\(s\)\); nothing was sent/,
+			/not the approved plan plan-[0-9a-f]{32} \(it is plan-[0-9a-f]{32}\); nothing was sent\. 2 difference\(s\): item 1 \(return/,
 		);
 		const description = String((error as { description?: string }).description);
 		expect(description).toContain(

@@ -274,7 +274,7 @@ export function planDiffers(
 	return withMoneyEffect(
 		new NodeOperationError(
 			ctx.getNode(),
-			`${label}: this run is not the approved plan ${approved} (it is ${current}${approvedItems ? `: ${differences.length} difference(s)` : ''}); nothing was sent`,
+			`${label}: this run is not the approved plan ${approved} (it is ${current}); nothing was sent${approvedItems ? `. ${differences.length} difference(s): ${inMessage(differences)}` : ''}`,
 			{ itemIndex, description: [PLAN_RULE, ...shown.map((line) => `• ${line}`)].join('<br>\n') },
 		),
 		'notSent',
@@ -282,3 +282,13 @@ export function planDiffers(
 }
 
 const MAX_DIFFERENCES = 50;
+/** The message names the first differences too: an error's message is what notifications and error workflows show. */
+const DIFFERENCES_IN_MESSAGE = 5;
+
+function inMessage(differences: readonly string[]): string {
+	const more = differences.length - DIFFERENCES_IN_MESSAGE;
+	return [
+		...differences.slice(0, DIFFERENCES_IN_MESSAGE),
+		...(more > 0 ? [`… and ${more} more (see the details)`] : []),
+	].join('; ');
+}
