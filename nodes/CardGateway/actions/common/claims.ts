@@ -70,13 +70,20 @@ export async function claimIn(
 	waitForLockMs = WAIT_FOR_LOCK_MS,
 ): Promise<Claim> {
 	const holder = randomUUID();
-	const outcome = await underLock(table, holder, waitForLockMs, async (leaseEnd) => {
-		const [existing] = await table.find([eq('key', key)]);
-		if (existing) return existing;
-		if (Date.now() > leaseEnd - LEASE_MARGIN_MS) return undefined;
-		await table.insert({ key, holder, state: 'claimed', execution, claimedAt: new Date().toISOString() });
-		return 'inserted' as const;
-	});
+	const claimedBefore = async () => (await table.find([eq('key', key)]))[0];
+	const outcome = await underLock<ClaimRow | 'inserted'>(
+		table,
+		holder,
+		waitForLockMs,
+		async (leaseEnd) => {
+			const existing = await claimedBefore();
+			if (existing) return existing;
+			if (Date.now() > leaseEnd - LEASE_MARGIN_MS) return undefined;
+			await table.insert({ key, holder, state: 'claimed', execution, claimedAt: new Date().toISOString() });
+			return 'inserted';
+		},
+		claimedBefore,
+	);
 	if (!outcome) throw new ClaimBusy(`The claims table stayed busy for ${waitForLockMs / 1000} s`);
 	if (outcome !== 'inserted') return { kind: 'taken', key, by: outcome };
 	return {
@@ -144,13 +151,17 @@ async function underLock<T>(
 	holder: string,
 	waitForLockMs: number,
 	body: (leaseEnd: number) => Promise<T | undefined>,
+	whileWaiting: () => Promise<T | undefined>,
 ): Promise<T | undefined> {
 	const giveUp = Date.now() + waitForLockMs;
+	let stale = false;
 	for (let attempt = 0; Date.now() < giveUp; attempt++) {
 		const leaseEnd = Date.now() + LEASE_MS;
 		const take = { holder, until: leaseEnd };
 		await table.update([eq('key', LOCK_KEY), eq('holder', '')], take);
-		await table.update([eq('key', LOCK_KEY), { columnName: 'until', condition: 'lt', value: Date.now() }], take);
+		// A holder that died leaves its lock behind: taken over once its lease ran out.
+		if (stale)
+			await table.update([eq('key', LOCK_KEY), { columnName: 'until', condition: 'lt', value: Date.now() }], take);
 		const locks = await table.find([eq('key', LOCK_KEY)]);
 		if (!locks.length) {
 			await table.insert({ key: LOCK_KEY, holder: '', until: 0 });
@@ -166,6 +177,10 @@ async function underLock<T>(
 			}
 		}
 		if (mine) await release(table, holder);
+		stale = locks.some((lock) => lock.holder !== holder && Number(lock.until) < Date.now());
+		// Replays of one callback all wait here: once the first has claimed the key, the rest are done.
+		const settled = await whileWaiting();
+		if (settled !== undefined) return settled;
 		await sleep(backoff(attempt));
 	}
 	return undefined;
