@@ -8,7 +8,7 @@ export default defineOperation({
 	gateway: 'processRecurringPayment',
 	menu: {
 		name: 'Charge',
-		description: "Charge a subscription's card once, now, outside its schedule",
+		description: "Charge a subscription's stored card once, now (a new order under its own order ID)",
 		action: "Charge a subscription's card now",
 	},
 	required: [newMerchantOrderId, recurringPaymentId, ...MONEY],
