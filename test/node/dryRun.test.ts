@@ -295,6 +295,22 @@ describe('invariant: a dry run never moves money, whatever else is set', () => {
 				recurringPaymentId: subscription,
 				additionalFields: { amount: '12.00', currency: 'USD' },
 			},
+			'recurringPayment.charge': {
+				resource: 'recurringPayment',
+				operation: 'charge',
+				merchantOrderId: 'inv-rp-charge',
+				recurringPaymentId: subscription,
+				amount: '9.99',
+				currency: 'USD',
+			},
+			'payout.sendByReferenceV4': {
+				resource: 'payout',
+				operation: 'sendByReferenceV4',
+				merchantOrderId: 'inv-payout-ref',
+				amount: '3.00',
+				currency: 'USD',
+				destinationCardReferenceId: cardRefId,
+			},
 			'payout.send': {
 				resource: 'payout',
 				operation: 'send',

@@ -48,7 +48,7 @@ export function eligibilityRequest(checked: readonly CheckedCard[]): RequestShap
 					const name = reference.property.displayName;
 					throw new GatewayInputError(
 						name,
-						`Set "${name}", or "${number.property.displayName}" under Additional Fields`,
+						`Set "${name}", or the card number under Additional Fields ("${number.property.displayName}")`,
 					);
 				}
 			}
