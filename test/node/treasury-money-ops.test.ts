@@ -137,7 +137,9 @@ describe.each(MONEY_OPERATIONS)('$label', (operation) => {
 			operation: operation.label,
 			moneyEffect: 'notSent',
 			wouldDo: expect.stringContaining('6.00 USD'),
+			request: { method: 'POST', url: `${env.sb.url}/paynet/api/v4/${operation.op}/1001` },
 		});
+		expect(JSON.stringify(out.request)).toContain('RSA-SHA256');
 		expect((await env.sb.requests()).slice(before).map((request) => request.op)).toEqual(['status']);
 		expect(await moved(env.sb, 'tm-dry')).toEqual([]);
 	});
@@ -294,28 +296,18 @@ describe('Transfer → Check PAN Eligibility (Receiving) and (Both Cards)', () =
 	});
 
 	it.each([
-		['checkPanEligibilityReceive', {}, 'Destination Card Reference ID'],
-		['checkPanEligibilityBoth', { destinationCardReferenceId: '7000456' }, 'Card Reference ID'],
-		['checkPanEligibilityBoth', { cardReferenceId: '7000123' }, 'Destination Card Reference ID'],
-	])('%s without a card on one side is refused before sending, naming the field', async (op, cards, field) => {
-		const run = await runNode(env.sb, {
-			resource: 'transfer',
-			operation: op,
-			merchantOrderId: 'elig-none',
-			...cards,
-		});
-		expect(run.error?.message).toContain(`Set "${field}"`);
-		expect(await env.sb.requests()).toEqual([]);
-	});
-
-	it('a card number that fails the check digit is refused before sending', async () => {
-		const run = await runNode(env.sb, {
-			resource: 'transfer',
-			operation: 'checkPanEligibilityReceive',
-			merchantOrderId: 'elig-luhn',
-			additionalFields: { destinationCardNumber: '5555555555554445' },
-		});
-		expect(run.error?.message).toContain('Destination Card Number');
+		['checkPanEligibilityReceive', {}, 'Set "Destination Card Reference ID"'],
+		['checkPanEligibilityBoth', { destinationCardReferenceId: '7000456' }, 'Set "Card Reference ID"'],
+		['checkPanEligibilityBoth', { cardReferenceId: '7000123' }, 'Set "Destination Card Reference ID"'],
+		// A number that fails the card check digit.
+		[
+			'checkPanEligibilityReceive',
+			{ additionalFields: { destinationCardNumber: '5555555555554445' } },
+			'Destination Card Number',
+		],
+	])('%s with %j is refused before sending, naming the field', async (op, fields, message) => {
+		const run = await runNode(env.sb, { resource: 'transfer', operation: op, merchantOrderId: 'elig-bad', ...fields });
+		expect(run.error?.message).toContain(message);
 		expect(await env.sb.requests()).toEqual([]);
 	});
 });
