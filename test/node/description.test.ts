@@ -81,7 +81,11 @@ it('identity: type name, display name, icons, subtitle, credential, tool use', (
 		displayName: 'Card Gateway',
 		icon: { light: 'file:../../icons/cardGateway.svg', dark: 'file:../../icons/cardGateway.dark.svg' },
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		credentials: [{ name: 'cardGatewayApi', required: true }],
+		// The claims credential is optional: only "Act Once per Key" uses it.
+		credentials: [
+			{ name: 'cardGatewayApi', required: true },
+			{ name: 'cardGatewayClaimsApi', required: false },
+		],
 		usableAsTool: true,
 		inputs: ['main'],
 		outputs: ['main'],
