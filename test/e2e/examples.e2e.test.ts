@@ -18,6 +18,7 @@ const ID = {
 	payoutRun: 'cgExPayoutRun',
 	reconciliation: 'cgExReconciliation',
 	callbackAlert: 'cgExCallbackAlert',
+	refundAlert: 'cgExRefundAlert',
 	cardOnFile: 'cgExCardOnFile',
 	rehearsedRefund: 'cgExRehearsedRefund',
 	// imported here; run under faults in n8n's queue mode by reliability campaign 6 (reliability/queue.ts)
@@ -26,7 +27,8 @@ const ID = {
 /** The rehearsed refund with its setting flipped to a real run (what the user does after rehearsing). */
 const LIVE_REFUND = 'cgExRehearsedRefundLive';
 const ALERT_WEBHOOK = 'b1c0e004-0000-4000-8000-0000000000aa/callback';
-/** Where the callback-alert example posts; the test gives it a sink of its own. */
+const REFUND_ALERT_WEBHOOK = 'b1c0e008-0000-4000-8000-0000000000aa/callback';
+/** Where the callback-alert and refund-alert examples post; the test gives them a sink of their own. */
 const DEMO_SINK = 'http://127.0.0.1:8899/sandbox/sink';
 
 type Json = Record<string, unknown>;
@@ -47,7 +49,7 @@ let sink: { url: string; close(): Promise<void> };
 beforeAll(async () => {
 	sink = await startSandbox({ port: 0, quiet: true });
 	const workflows = readWorkflows(EXAMPLES).map((workflow) => {
-		if (workflow.id !== ID.callbackAlert) return workflow;
+		if (workflow.id !== ID.callbackAlert && workflow.id !== ID.refundAlert) return workflow;
 		const text = JSON.stringify(workflow);
 		expect(text).toContain(DEMO_SINK);
 		return JSON.parse(text.split(DEMO_SINK).join(`${sink.url}/sandbox/sink`));
@@ -60,7 +62,11 @@ beforeAll(async () => {
 		id: LIVE_REFUND,
 		name: 'Example: bulk refund, live',
 	});
-	env = await startE2eEnvironment({ port: 5720, workflows, publish: [ID.callbackAlert, ID.cardOnFile] });
+	env = await startE2eEnvironment({
+		port: 5720,
+		workflows,
+		publish: [ID.callbackAlert, ID.refundAlert, ID.cardOnFile],
+	});
 	const seeded = await seedDemoOrders(env.sandbox.url);
 	expect(seeded.map((o: Json) => `${o.client_orderid}:${o.status}:${o.amount}`)).toEqual([
 		'demo-order-1:approved:10.00',
@@ -214,6 +220,40 @@ test('callback alert: a declined sale posts exactly one alert to the chat sink; 
 	expect(text).toContain('5.00 USD');
 	expect(text).toContain('Insufficient funds (code 116)');
 	expect(text).not.toContain(approved.params.client_orderid);
+}, 120_000);
+
+test('refund alert: a refund posts one confirmed message with the masked card; the sale before it posts none', async () => {
+	const client = new Client(env.sandbox);
+	const sinkMessages = async () =>
+		((await (await fetch(`${sink.url}/sandbox/sink`)).json()) as { messages: Array<{ message: { text: string } }> })
+			.messages;
+	const before = (await sinkMessages()).length;
+	const sale = await client.sale({
+		amount: '10.00',
+		notify_url: `${env.n8n.baseUrl}/webhook/${REFUND_ALERT_WEBHOOK}`,
+		credit_card_number: CARD2,
+	});
+	await client.status(sale.orderid, sale.params.client_orderid);
+	await client.followUp('return', sale.orderid, sale.params.client_orderid, { amount: '3.00', currency: 'USD' });
+	const deliveries = await eventually(`both callbacks of order ${sale.orderid} delivered`, async () => {
+		const { deliveries } = await env.admin<{ deliveries: Array<{ type: string; state: string }> }>(
+			'GET',
+			`callbacks?orderid=${sale.orderid}`,
+		);
+		return deliveries.length === 2 && deliveries.every((d) => d.state === 'delivered') ? deliveries : undefined;
+	});
+	expect(deliveries.map((d) => d.type)).toEqual(['sale', 'reversal']);
+	// The sale callback is filtered out (acknowledged, nothing started); the reversal starts one execution.
+	expect((await settled(ID.refundAlert, 1)).map((e) => [e.mode, e.status])).toEqual([['webhook', 'success']]);
+	const messages = (await sinkMessages()).slice(before);
+	expect(messages).toHaveLength(1);
+	const { text } = messages[0].message;
+	expect(text).toContain(`Refund of order ${sale.params.client_orderid} (gateway order ${sale.orderid})`);
+	expect(text).toContain(`card ${CARD2.slice(0, 6)}…${CARD2.slice(-4)}`);
+	expect(text).not.toContain(CARD2);
+	expect(text).toContain(
+		'3.00 USD refunded as the callback reports; 7.00 USD left on the order, confirmed by the gateway',
+	);
 }, 120_000);
 
 test('card on file: the first payment, the stored card and the rebill through the webhook; a declined card stops at the sale; no execution is kept', async () => {
