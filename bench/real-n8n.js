@@ -365,7 +365,11 @@ try {
 	// a process that cannot load the runtime (a task runner elsewhere) builds no expression isolate
 }
 const file = path.join(${JSON.stringify(dir)}, 'isolates-' + process.pid + '.txt');
-setInterval(() => fs.writeFileSync(file, String(count)), 200).unref();
+// written aside and renamed over the file: a reader never sees it truncated
+setInterval(() => {
+	fs.writeFileSync(file + '.next', String(count));
+	fs.renameSync(file + '.next', file);
+}, 200).unref();
 `,
 	);
 	return {
