@@ -241,6 +241,12 @@ describe('Approved Plan ID: spelled strictly, never from the AI model', () => {
 		expect(filled.error?.message).toMatch(/fills the safety option "Approved Plan ID"/);
 		const noSwitch = await runNode(env.sb, bulkRefund({ approvedPlanId: planId }), { input: rows, asTool: true });
 		expect(noSwitch.error?.message).toMatch(/AI agents may not run it/);
+		const otherPlan = await runNode(
+			env.sb,
+			bulkRefund({ approvedPlanId: 'plan-0123456789abcdef0123456789abcdef', allowAiMoneyMovement: true }),
+			{ input: rows, asTool: true },
+		);
+		expect(otherPlan.error?.message).toMatch(/not the approved plan plan-0123456789abcdef0123456789abcdef/);
 		expect(await moved(env.sb)).toEqual(before);
 		const allowed = await runNode(env.sb, bulkRefund({ approvedPlanId: planId, allowAiMoneyMovement: true, ...WAIT }), {
 			input: rows,

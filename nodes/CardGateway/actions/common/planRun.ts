@@ -163,8 +163,15 @@ export function boundItem(
  * can then be named item by item.
  */
 function approvedEntries(ctx: IExecuteFunctions, planId: string): PlanEntry[] | undefined {
-	const proxy = ctx.getWorkflowDataProxy(0);
-	for (const parent of ctx.getParentNodes(ctx.getNode().name)) {
+	let proxy: ReturnType<IExecuteFunctions['getWorkflowDataProxy']>;
+	let parents: ReturnType<IExecuteFunctions['getParentNodes']>;
+	try {
+		proxy = ctx.getWorkflowDataProxy(0);
+		parents = ctx.getParentNodes(ctx.getNode().name);
+	} catch {
+		return undefined; // no workflow around the node (an agent's tool call): the current plan is listed instead
+	}
+	for (const parent of parents) {
 		let items: Array<{ json: IDataObject }>;
 		try {
 			items = proxy.$items(parent.name) as Array<{ json: IDataObject }>;
