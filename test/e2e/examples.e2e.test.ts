@@ -23,6 +23,8 @@ const ID = {
 	rehearsedRefund: 'cgExRehearsedRefund',
 	// imported here; run under faults in n8n's queue mode by reliability campaign 6 (reliability/queue.ts)
 	exactlyOnce: 'cgExExactlyOnce1',
+	// imported here; run with the balance-checked payout run in test/e2e/treasury.e2e.test.ts
+	reconciliationNightly: 'cgExReconciliationNightly',
 };
 /** The rehearsed refund with its setting flipped to a real run (what the user does after rehearsing). */
 const LIVE_REFUND = 'cgExRehearsedRefundLive';
@@ -112,26 +114,25 @@ const entriesOf = async (clientOrderId: string) =>
 		(e) => `${e.kind} ${e.amount} ${e.currency}`,
 	);
 
-test('reconciliation: every order is looked up, only the deliberate mismatch is reported', async () => {
+test('reconciliation: every order is looked up, only the deliberate difference is reported, then the summary', async () => {
 	const run = await execute(ID.reconciliation);
-	expect(emitted(run, 'Get Status').map((o) => `${o.client_orderid}:${o.status}:${o.amount}`)).toEqual([
-		'demo-order-1:approved:10.00',
-		'demo-order-2:approved:25.50',
-		'demo-order-3:declined:15.00',
-		'demo-order-4:approved:40.00',
-		'demo-order-5:approved:12.99',
-	]);
-	expect(emitted(run, 'Compare')).toEqual([
-		{
-			merchantOrderId: 'demo-order-5',
-			orderid: expect.any(String),
-			expectedAmount: '13.99',
-			actualAmount: '12.99',
-			currency: 'USD',
-			expectedStatus: 'approved',
-			status: 'approved',
-		},
-	]);
+	const [difference, summary, ...more] = emitted(run, 'Reconcile with the gateway');
+	expect(more).toEqual([]);
+	expect(difference).toEqual({
+		difference: 'amountDiffers',
+		differences: ['amountDiffers'],
+		merchantOrderId: 'demo-order-5',
+		yours: { amount: '13.99', currency: 'USD', status: 'approved' },
+		gateway: { orderId: expect.any(String), type: 'sale', status: 'approved', amount: '12.99', currency: 'USD' },
+	});
+	expect(summary).toMatchObject({
+		summary: true,
+		gatewaySide: 'status',
+		yourRecords: 5,
+		gatewayOrders: 5,
+		matching: 4,
+		totals: { yours: { USD: '104.49' }, gatewayApproved: { USD: '88.49' } },
+	});
 }, 120_000);
 
 test('bulk refund: the four approved orders are refunded once with their reason, the declined one is skipped; a second run refunds nothing', async () => {

@@ -1,0 +1,298 @@
+// The read-only treasury operations in a real n8n (our package installed as a community package)
+// against the sandbox: Transaction → Get Many, Transaction → Reconcile, Balance → Get, each in a
+// manual workflow run with `n8n execute`; then the two examples that use them: the nightly
+// reconciliation (its alert reaches a chat sink of its own) and the payout run that checks the
+// balance first (paid when it covers the run; stopped before paying anything when it does not).
+import { join } from 'node:path';
+
+import { CREDENTIAL, readWorkflows, startE2eEnvironment, type E2eEnvironment } from '../support/e2e-environment';
+import type { LedgerEntry } from '../support/harness';
+
+const { seedDemoOrders } = require('../../e2e/seed');
+const { startSandbox } = require('../../sandbox');
+
+const EXAMPLES = join(__dirname, '..', '..', 'examples');
+const RECONCILIATION = 'cgExReconciliation';
+const NIGHTLY = 'cgExReconciliationNightly';
+const PAYOUT_RUN = 'cgExPayoutRun';
+const DEMO_SINK = 'http://127.0.0.1:8899/sandbox/sink';
+/** A day of synthetic report rows of its own (the node's and the examples' orders are made today). */
+const REPORT_DAY = '2026-06-01';
+
+type Json = Record<string, unknown>;
+interface Run {
+	status: string;
+	data: { resultData: { error?: { message: string; description?: string }; runData: Record<string, TaskData[]> } };
+}
+interface TaskData {
+	data?: { main: Array<Array<{ json: Json }> | null> };
+}
+
+const node = (name: string, parameters: Json, position: [number, number]) => ({
+	id: `e2e-treasury-${name.toLowerCase().replace(/[^a-z]+/g, '-')}`,
+	name,
+	type: 'n8n-nodes-card-gateway.cardGateway',
+	typeVersion: 1,
+	position,
+	parameters,
+	credentials: { cardGatewayApi: CREDENTIAL },
+});
+
+/** Manual trigger → (Code that returns `items`) → one Card Gateway node. */
+function manualWorkflow(id: string, parameters: Json, items?: Json[]) {
+	const books = items && {
+		id: `${id}-books`,
+		name: 'Books',
+		type: 'n8n-nodes-base.code',
+		typeVersion: 2,
+		position: [200, 0],
+		parameters: { jsCode: `return ${JSON.stringify(items)}.map((json) => ({ json }));` },
+	};
+	const gateway = node('Card Gateway', parameters, [400, 0]);
+	return {
+		id,
+		name: id,
+		active: false,
+		settings: { executionOrder: 'v1' },
+		nodes: [
+			{
+				id: `${id}-start`,
+				name: 'Start',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
+			...(books ? [books] : []),
+			gateway,
+		],
+		connections: books
+			? {
+					Start: { main: [[{ node: 'Books', type: 'main', index: 0 }]] },
+					Books: { main: [[{ node: 'Card Gateway', type: 'main', index: 0 }]] },
+				}
+			: { Start: { main: [[{ node: 'Card Gateway', type: 'main', index: 0 }]] } },
+	};
+}
+
+const WORKFLOWS = {
+	getMany: manualWorkflow('e2eTreasuryGetMany', {
+		resource: 'transaction',
+		operation: 'getMany',
+		createdFrom: `${REPORT_DAY} 00:00:00`,
+		createdTo: `${REPORT_DAY} 23:59:59`,
+		returnAll: true,
+	}),
+	getManyLimited: manualWorkflow('e2eTreasuryGetManyLimit', {
+		resource: 'transaction',
+		operation: 'getMany',
+		createdFrom: REPORT_DAY,
+		createdTo: REPORT_DAY,
+		limit: 3,
+		filters: { transactionStatuses: ['declined'] },
+	}),
+	reconcile: manualWorkflow(
+		'e2eTreasuryReconcile',
+		{
+			resource: 'transaction',
+			operation: 'reconcile',
+			gatewaySide: 'report',
+			createdFrom: REPORT_DAY,
+			createdTo: REPORT_DAY,
+		},
+		[
+			{ merchantOrderId: 'never-sent-1', amount: '1.00', currency: 'USD', status: 'approved' },
+			{ merchantOrderId: 'never-sent-1', amount: '1.00', currency: 'USD', status: 'approved' },
+		],
+	),
+	balance: manualWorkflow('e2eTreasuryBalance', { resource: 'balance', operation: 'get', balanceOf: 'merchant' }),
+};
+
+let env: E2eEnvironment;
+let sink: { url: string; close(): Promise<void> };
+
+beforeAll(async () => {
+	sink = await startSandbox({ port: 0, quiet: true });
+	const examples = readWorkflows(EXAMPLES)
+		.filter((workflow) => [RECONCILIATION, NIGHTLY, PAYOUT_RUN].includes(String(workflow.id)))
+		.map((workflow) => {
+			const text = JSON.stringify(workflow);
+			return JSON.parse(text.split(DEMO_SINK).join(`${sink.url}/sandbox/sink`));
+		});
+	expect(examples).toHaveLength(3);
+	env = await startE2eEnvironment({ port: 5800, workflows: [...examples, ...Object.values(WORKFLOWS)], publish: [] });
+	// 120 synthetic transactions on the report's own day: every 10th declined.
+	await env.admin('POST', 'report-rows', {
+		endpoint: '1001',
+		count: 120,
+		from: `${REPORT_DAY} 08:00:00`,
+		stepMs: 60_000,
+	});
+}, 15 * 60_000);
+
+afterAll(async () => {
+	await env?.stop();
+	await sink?.close();
+	await require('undici').getGlobalDispatcher().close();
+}, 60_000);
+
+/** Runs a manual workflow with `n8n execute`; a failed run is returned, not thrown. */
+async function execute(workflowId: string): Promise<Run> {
+	let stdout: string;
+	try {
+		({ stdout } = await env.n8n.cli(['execute', `--id=${workflowId}`, '--rawOutput']));
+	} catch (error) {
+		stdout = String((error as { stdout?: string }).stdout ?? '');
+		if (!stdout.trim()) throw error;
+	}
+	const last = String(stdout).trim().split('\n').pop() ?? '';
+	const parsed = JSON.parse(last) as { message: string };
+	return JSON.parse(parsed.message) as Run;
+}
+
+function succeeded(run: Run): Run {
+	expect(run.data.resultData.error?.message).toBeUndefined();
+	expect(run.status).toBe('success');
+	return run;
+}
+
+/** The items a node emitted on one output, over all its runs. */
+function emitted(run: Run, name: string, output = 0): Json[] {
+	return (run.data.resultData.runData[name] ?? []).flatMap((task) =>
+		(task.data?.main[output] ?? []).map((item) => item.json),
+	);
+}
+
+async function ledger(): Promise<LedgerEntry[]> {
+	return (await env.admin<{ entries: LedgerEntry[] }>('GET', 'ledger')).entries;
+}
+
+const sinkMessages = async () =>
+	((await (await fetch(`${sink.url}/sandbox/sink`)).json()) as { messages: Array<{ message: { text: string } }> })
+		.messages;
+
+test('Balance → Get: every balance of the merchant, as decimal strings, with what is available for payouts', async () => {
+	const balances = emitted(succeeded(await execute(WORKFLOWS.balance.id)), 'Card Gateway');
+	expect(balances.find((balance) => balance.currency === 'USD')).toMatchObject({
+		name: 'n8n-test-merchant-USD',
+		amount: '10000.00',
+		onlineLiveAmount: '10000.00',
+		pendingPayouts: '0.00',
+		availableForPayouts: '10000.00',
+	});
+	expect(balances.map((balance) => balance.currency).sort()).toEqual(['EUR', 'JPY', 'USD']);
+}, 120_000);
+
+test('Transaction → Get Many: one item per transaction of the day, named fields, the card masked; Limit and filters', async () => {
+	const all = emitted(succeeded(await execute(WORKFLOWS.getMany.id)), 'Card Gateway');
+	expect(all).toHaveLength(120);
+	expect(all[0]).toMatchObject({
+		orderId: expect.stringMatching(/^\d+$/),
+		merchantOrderId: expect.stringMatching(/^synthetic-\d+$/),
+		type: 'sale',
+		status: 'approved',
+		amount: expect.stringMatching(/^\d+\.\d\d$/),
+		currency: 'USD',
+		createdDate: `${REPORT_DAY} 08:00:00`,
+		cardNumber: '444455******1111',
+	});
+	expect(all.filter((item) => item.status === 'declined')).toHaveLength(12);
+	const declined = emitted(succeeded(await execute(WORKFLOWS.getManyLimited.id)), 'Card Gateway');
+	expect(declined).toEqual(all.filter((item) => item.status === 'declined').slice(0, 3));
+}, 120_000);
+
+test('Transaction → Reconcile: the books against the day’s report; only differences, then the summary', async () => {
+	const items = emitted(succeeded(await execute(WORKFLOWS.reconcile.id)), 'Card Gateway');
+	const summary = items.at(-1)!;
+	expect(summary).toMatchObject({
+		summary: true,
+		gatewaySide: 'report',
+		yourRecords: 2,
+		gatewayOrders: 120,
+		matching: 0,
+		differences: { missingAtGateway: 1, duplicateInYourRecords: 1, unknownToYou: 120 },
+		totals: { yours: { USD: '2.00' } },
+	});
+	expect(items.filter((item) => item.difference === 'missingAtGateway')).toEqual([
+		expect.objectContaining({ merchantOrderId: 'never-sent-1', gateway: null }),
+	]);
+	// the gateway's approved total is the day's approved rows, added exactly
+	const approved = items.filter(
+		(item) => item.difference === 'unknownToYou' && (item.gateway as Json).status === 'approved',
+	);
+	const cents = approved.reduce(
+		(sum, item) => sum + BigInt(String((item.gateway as Json).amount).replace('.', '')),
+		0n,
+	);
+	expect((summary.totals as Json).gatewayApproved).toEqual({
+		USD: `${cents / 100n}.${String(cents % 100n).padStart(2, '0')}`,
+	});
+}, 120_000);
+
+test("reconciliation example: the books against each order's status; only demo-order-5 differs", async () => {
+	await seedDemoOrders(env.sandbox.url);
+	const items = emitted(succeeded(await execute(RECONCILIATION)), 'Reconcile with the gateway');
+	expect(items.map((item) => item.difference ?? 'summary')).toEqual(['amountDiffers', 'summary']);
+	expect(items[0]).toMatchObject({
+		merchantOrderId: 'demo-order-5',
+		yours: { amount: '13.99' },
+		gateway: { amount: '12.99' },
+	});
+	expect(items[1]).toMatchObject({ yourRecords: 5, matching: 4 });
+}, 120_000);
+
+test('nightly reconciliation example: yesterday’s report against the stand-in books; one alert lists the differences', async () => {
+	// Yesterday in n8n's time zone may be one of these UTC days: each has five approved sales.
+	for (const daysAgo of [1, 2]) {
+		const day = new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
+		await env.admin('POST', 'report-rows', { endpoint: '1001', count: 5, from: `${day} 12:00:00`, stepMs: 60_000 });
+	}
+	const run = succeeded(await execute(NIGHTLY));
+	const transactions = emitted(run, "Yesterday's transactions");
+	expect(transactions.length).toBeGreaterThanOrEqual(5);
+	const differences = emitted(run, 'Reconcile').filter((item) => !item.summary);
+	const sales = transactions.filter((item) => item.type === 'sale' && item.status === 'approved');
+	expect(differences.map((item) => [item.difference, item.merchantOrderId])).toEqual(
+		expect.arrayContaining([
+			['amountDiffers', sales[2].merchantOrderId],
+			['missingAtGateway', 'books-only-order'],
+			['unknownToYou', sales[1].merchantOrderId],
+		]),
+	);
+	const messages = await sinkMessages();
+	expect(messages).toHaveLength(1);
+	const { text } = messages[0].message;
+	expect(text).toContain(`${differences.length} difference(s)`);
+	expect(text).toContain(
+		`amountDiffers ${sales[2].merchantOrderId}: yours 999.99 USD approved, gateway ${sales[2].amount} USD approved`,
+	);
+	expect(text).toContain('missingAtGateway books-only-order: yours 5.00 USD approved, gateway —');
+}, 180_000);
+
+test('payout run example: the balance covers the run, so the valid payouts are paid; a low balance stops it before paying anything', async () => {
+	const paid = succeeded(await execute(PAYOUT_RUN));
+	expect(emitted(paid, 'Balance: Get')).toEqual([
+		expect.objectContaining({ currency: 'USD', requiredAmount: '195.50', sufficient: true }),
+	]);
+	expect(emitted(paid, 'Paid').map((item) => [item.recipient, item.amount])).toEqual([
+		['Northwind Traders', '120.00'],
+		['Contoso Ltd', '75.50'],
+	]);
+	const payoutsBefore = (await ledger()).filter((entry) => entry.kind === 'payout').length;
+	expect(payoutsBefore).toBe(2);
+
+	// Leaves 100.00 USD: less than the run's 195.50.
+	const { amount } = await env.admin<{ amount: string }>('POST', 'balance-adjustments', {
+		merchant: 'n8n-test-merchant',
+		currency: 'USD',
+		amount: '-9704.50',
+	});
+	expect(amount).toBe('100.00');
+	const stopped = await execute(PAYOUT_RUN);
+	expect(stopped.status).toBe('error');
+	expect(stopped.data.resultData.error?.message).toBe(
+		"Payout run stopped before paying anything: 100.00 USD available (balance less pending payouts) is below the run's total of 195.50 (short by 95.50). The payouts were only checked: no money moved.",
+	);
+	expect(emitted(stopped, 'Payout: Pay')).toEqual([]);
+	expect((await ledger()).filter((entry) => entry.kind === 'payout')).toHaveLength(payoutsBefore);
+}, 180_000);
