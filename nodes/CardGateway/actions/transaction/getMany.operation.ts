@@ -67,6 +67,16 @@ export const reportTimeout: INodeProperties = {
 	description: 'How long to wait for each report window to start arriving',
 };
 
+/** Options of the operations that read the report (Get Many, Reconcile). */
+export const reportOptions: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [reportTimeout],
+};
+
 const parameters: INodeProperties[] = [
 	...createdRangeParameters(true),
 	{
@@ -132,14 +142,7 @@ const parameters: INodeProperties[] = [
 			},
 		],
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [reportTimeout],
-	},
+	reportOptions,
 ];
 
 // Read-only: the gateway's own records of the merchant's transactions (the remote transaction report).

@@ -17,7 +17,13 @@ import { merchantCredentials, withInputErrors } from '../../../shared/transport'
 import { learnStatus } from '../common/delivery';
 import { defineOperation } from '../common/operation';
 
-import { createdRangeParameters, reportQuery, reportTimeout, reportTransactions } from './getMany.operation';
+import {
+	createdRangeParameters,
+	reportOptions,
+	reportQuery,
+	reportTimeout,
+	reportTransactions,
+} from './getMany.operation';
 
 /** What one difference is, in the order the output lists an order's differences. */
 export const DIFFERENCES = [
@@ -105,14 +111,7 @@ const parameters: INodeProperties[] = [
 		'status',
 		'The status your record expects (approved, declined …); empty means approved',
 	),
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [reportTimeout],
-	},
+	reportOptions,
 ];
 
 // Read-only: compares the user's records with the gateway's and outputs only what differs.
