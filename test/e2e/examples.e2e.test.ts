@@ -25,6 +25,8 @@ const ID = {
 	exactlyOnce: 'cgExExactlyOnce1',
 	// imported here; run with the balance-checked payout run in test/e2e/treasury.e2e.test.ts
 	reconciliationNightly: 'cgExReconciliationNightly',
+	// imported here; its approval loop runs in test/e2e/approval.e2e.test.ts
+	approvalRefund: 'cgExApprovalRefund',
 };
 /** The rehearsed refund with its setting flipped to a real run (what the user does after rehearsing). */
 const LIVE_REFUND = 'cgExRehearsedRefundLive';
