@@ -281,11 +281,16 @@ test('payout run example: the balance covers the run, so the valid payouts are p
 	const payoutsBefore = (await ledger()).filter((entry) => entry.kind === 'payout').length;
 	expect(payoutsBefore).toBe(2);
 
-	// Leaves 100.00 USD: less than the run's 195.50.
+	// Leaves 100.00 USD: less than the run's 195.50 (whatever the other tests' orders added).
+	const { balances } = await env.admin<{
+		balances: Array<{ merchant: string; currency: string; amountMinor: number }>;
+	}>('GET', 'balances');
+	const usd = balances.find((balance) => balance.merchant === 'n8n-test-merchant' && balance.currency === 'USD')!;
+	const adjustment = 10_000 - usd.amountMinor;
 	const { amount } = await env.admin<{ amount: string }>('POST', 'balance-adjustments', {
 		merchant: 'n8n-test-merchant',
 		currency: 'USD',
-		amount: '-9704.50',
+		amount: `${adjustment < 0 ? '-' : ''}${Math.floor(Math.abs(adjustment) / 100)}.${String(Math.abs(adjustment) % 100).padStart(2, '0')}`,
 	});
 	expect(amount).toBe('100.00');
 	const stopped = await execute(PAYOUT_RUN);
