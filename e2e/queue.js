@@ -116,7 +116,7 @@ class QueueProcess extends N8nInstance {
 }
 
 /**
- * The whole topology. Ports: main `port`, webhook process `port + 10`, worker i `port + 20 + 10 i`
+ * The whole topology. Ports: main `port`, webhook process `port + 10` (more webhook processes: `port + 15 + 10 k`), worker i `port + 20 + 10 i`
  * (each also uses the next two for its task broker and CLI); PostgreSQL and Redis on free ports.
  */
 class QueueTopology {
@@ -188,13 +188,17 @@ class QueueTopology {
 		return `http://127.0.0.1:${this.port + 10}`;
 	}
 
-	/** Every webhook process's base URL: the first one (webhookBaseUrl), then the others, 100 ports up, 10 apart. */
+	/**
+	 * Every webhook process's base URL: the first one (webhookBaseUrl), then the others at `port + 15`,
+	 * `+ 25`…, between the workers' ports (each process also takes the next two). Not 100 up: 6000 is
+	 * one of the ports fetch refuses (the "bad ports" of the Fetch standard).
+	 */
 	webhookBaseUrls() {
 		return [this.port + 10, ...this.moreWebhookPorts()].map((port) => `http://127.0.0.1:${port}`);
 	}
 
 	moreWebhookPorts() {
-		return Array.from({ length: this.webhookProcessCount - 1 }, (_, index) => this.port + 100 + 10 * index);
+		return Array.from({ length: this.webhookProcessCount - 1 }, (_, index) => this.port + 15 + 10 * index);
 	}
 
 	/** Main first (it runs the migrations and activates the published workflows), then the rest. */

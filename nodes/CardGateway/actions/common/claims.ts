@@ -23,8 +23,8 @@ import { claimsTable, type ClaimRow, type ClaimsTable, type Filter } from './cla
 export const LOCK_KEY = '#lock';
 /** How long a lock is held at most: a holder that died is replaced after this. */
 export const LEASE_MS = 30_000;
-/** How long an item waits for the lock before it stops (nothing sent). */
-const WAIT_FOR_LOCK_MS = 20_000;
+/** How long an item waits for the lock before it stops (nothing sent): past a dead holder's lease. */
+const WAIT_FOR_LOCK_MS = 60_000;
 /** The lock must be left with at least this much lease before the key is written. */
 const LEASE_MARGIN_MS = 10_000;
 
@@ -156,6 +156,10 @@ async function underLock<T>(
 	const giveUp = Date.now() + waitForLockMs;
 	let stale = false;
 	for (let attempt = 0; Date.now() < giveUp; attempt++) {
+		if (attempt) await sleep(backoff(attempt));
+		// Replays of one callback all wait here: once the first has claimed the key, the rest are done.
+		const settled = await whileWaiting();
+		if (settled !== undefined) return settled;
 		const leaseEnd = Date.now() + LEASE_MS;
 		const take = { holder, until: leaseEnd };
 		await table.update([eq('key', LOCK_KEY), eq('holder', '')], take);
@@ -178,10 +182,6 @@ async function underLock<T>(
 		}
 		if (mine) await release(table, holder);
 		stale = locks.some((lock) => lock.holder !== holder && Number(lock.until) < Date.now());
-		// Replays of one callback all wait here: once the first has claimed the key, the rest are done.
-		const settled = await whileWaiting();
-		if (settled !== undefined) return settled;
-		await sleep(backoff(attempt));
 	}
 	return undefined;
 }
@@ -190,9 +190,12 @@ async function release(table: ClaimsTable, holder: string): Promise<void> {
 	await table.update([eq('key', LOCK_KEY), eq('holder', holder)], { holder: '', until: 0 });
 }
 
-/** 10–50 ms, growing to 40–200 ms: spreads out holders that retry together. */
+/**
+ * 20–100 ms, doubling up to 0.2–1 s: claimers of one n8n share its API (in a single n8n, also its
+ * event loop with the executions themselves), so a crowd of them must not keep it busy.
+ */
 function backoff(attempt: number): number {
-	const ceiling = Math.min(200, 50 * 2 ** Math.min(attempt, 2));
+	const ceiling = Math.min(1000, 100 * 2 ** Math.min(attempt - 1, 4));
 	return ceiling / 5 + Math.random() * (ceiling * 0.8);
 }
 
