@@ -237,10 +237,14 @@ function targetsOf(
 }
 
 function caseArbitrary(shapes: OperationShape[]): fc.Arbitrary<Case> {
-	return fc.integer({ min: 0, max: shapes.length - 1 }).chain((shape) => {
-		const targets = targetsOf(shapes[shape])
+	const targetsAt = (shape: number) =>
+		targetsOf(shapes[shape])
 			.map((target, index) => ({ ...target, index }))
 			.filter((t) => CATEGORY_OF[t.property.name] || t.required);
+	// An operation with nothing to get wrong (every parameter optional and free, e.g. Balance → Get) has no case.
+	const withTargets = shapes.map((_, shape) => shape).filter((shape) => targetsAt(shape).length);
+	return fc.constantFrom(...withTargets).chain((shape) => {
+		const targets = targetsAt(shape);
 		return fc.constantFrom(...targets).chain((target) => {
 			const categories: Category[] = ['object'];
 			if (CATEGORY_OF[target.property.name])
