@@ -197,6 +197,19 @@ const FAULTS: Fault[] = [
 	},
 ];
 
+/** '150–179: 12, 270–299: 40': how many values fall into each `width`-wide bucket, in order. */
+function bucketed(values: number[], width: number): string {
+	const counts = new Map<number, number>();
+	for (const value of values) {
+		const start = Math.floor(value / width) * width;
+		counts.set(start, (counts.get(start) ?? 0) + 1);
+	}
+	return [...counts]
+		.sort(([a], [b]) => a - b)
+		.map(([start, count]) => `${start}–${start + width - 1}: ${count}`)
+		.join(', ');
+}
+
 async function executionStatuses(env: E2eEnvironment, workflowId: string): Promise<Record<string, number>> {
 	const counts: Record<string, number> = {};
 	let cursor: string | undefined;
@@ -259,6 +272,8 @@ export async function queueCampaign({
 	});
 	const answers = new Map<string, number>();
 	const resentAfter = new Map<string, number>();
+	/** Per answer other than 200: the orders that got it, and when (s into the campaign) those attempts were sent. */
+	const notOk = new Map<string, { orders: Set<Order>; sentAtS: number[] }>();
 	const faultLog: string[] = [];
 	const latencies: number[] = [];
 	let resends = 0;
@@ -306,6 +321,12 @@ export async function queueCampaign({
 				}
 				latencies.push(performance.now() - t0);
 				const label = status === 0 ? 'no answer' : String(status);
+				if (status !== 200) {
+					const seen = notOk.get(label) ?? { orders: new Set<Order>(), sentAtS: [] };
+					seen.orders.add(order);
+					seen.sentAtS.push(Math.round((Date.now() - startedAll - (performance.now() - t0)) / 1000));
+					notOk.set(label, seen);
+				}
 				answers.set(label, (answers.get(label) ?? 0) + 1);
 				tally.check(
 					OK_BODY,
@@ -381,6 +402,17 @@ export async function queueCampaign({
 					.map(([status, count]) => `${status}: ${count}`)
 					.join(', '),
 				'callbacks resent': resends,
+				'answers other than 200: when those attempts were sent (s into the campaign, 30 s buckets: count)': [...notOk]
+					.map(([label, { sentAtS }]) => `${label}: ${bucketed(sentAtS, 30)}`)
+					.join('; '),
+				'orders that got an answer other than 200, and of those the ones whose outcome reached the merchant twice': [
+					...notOk,
+				]
+					.map(
+						([label, { orders: got }]) =>
+							`${label}: ${got.size} orders, ${[...got].filter((o) => (merchant.arrivals.get(merchant.key(o))?.length ?? 0) > 1).length} twice`,
+					)
+					.join('; '),
 				'resends, by the answer that caused them': [...resentAfter]
 					.map(([status, count]) => `${status}: ${count}`)
 					.join(', '),
