@@ -200,7 +200,8 @@ const violations = (run: CampaignRun) =>
 			answerGateway,
 		});
 		const command = `${only('queue')}${answerGateway === 'whenReceived' ? '' : ` -- --answer-gateway ${answerGateway}`}`;
-		const run = { number: 9, result, command, notes: QUEUE_NOTES };
+		// QUEUE_NOTES explain the reconciliation, which the after-finished variant switches off.
+		const run = { number: 9, result, command, notes: answerGateway === 'whenReceived' ? QUEUE_NOTES : [] };
 		runs.push(run);
 		expect(violations(run)).toEqual([]);
 	},
