@@ -364,7 +364,8 @@ try {
 } catch {
 	// a process that cannot load the runtime (a task runner elsewhere) builds no expression isolate
 }
-const file = path.join(${JSON.stringify(dir)}, 'isolates-' + process.pid + '.txt');
+// one file per thread: a --require preload runs in every worker thread too, each with its own count
+const file = path.join(${JSON.stringify(dir)}, 'isolates-' + process.pid + '-' + require('node:worker_threads').threadId + '.txt');
 // written aside and renamed over the file: a reader never sees it truncated
 setInterval(() => {
 	fs.writeFileSync(file + '.next', String(count));
@@ -377,7 +378,7 @@ setInterval(() => {
 		total: () =>
 			fs
 				.readdirSync(dir)
-				.filter((name) => /^isolates-\d+\.txt$/.test(name))
+				.filter((name) => /^isolates-\d+-\d+\.txt$/.test(name))
 				.reduce((sum, name) => sum + Number(fs.readFileSync(path.join(dir, name), 'utf8') || 0), 0),
 	};
 }
