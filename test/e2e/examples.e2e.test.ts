@@ -27,6 +27,8 @@ const ID = {
 	reconciliationNightly: 'cgExReconciliationNightly',
 	// imported here; its approval loop runs in test/e2e/approval.e2e.test.ts
 	approvalRefund: 'cgExApprovalRefund',
+	// imported here; replayed 60 times into a real n8n (SQLite and queue mode) by test/e2e/callback-once.e2e.test.ts
+	refundOnce: 'cgExRefundOnce',
 };
 /** The rehearsed refund with its setting flipped to a real run (what the user does after rehearsing). */
 const LIVE_REFUND = 'cgExRehearsedRefundLive';

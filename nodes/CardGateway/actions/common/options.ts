@@ -34,7 +34,7 @@ const ALL_OPTIONS: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. {{ $json.orderid }}:{{ $json.status }}:{{ $json.type }}',
 		description:
-			'A key that names what this item acts on, e.g. the callback that started the workflow. The node claims the key before sending; a key claimed before (by any execution, in any n8n process) sends nothing. Needs the "Card Gateway Claims (n8n API)" credential. A claim whose request moved nothing is given back.',
+			'A key that names what this item acts on, e.g. the callback that started the workflow. The node claims the key before sending; a key claimed before (by any execution, in any n8n process) sends nothing. Needs the "Card Gateway Claims Store API" credential. A claim whose request moved nothing is given back.',
 	},
 	{
 		displayName: 'Allow AI Agents to Move Money',
