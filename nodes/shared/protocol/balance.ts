@@ -1,4 +1,5 @@
 import { GatewayInputError } from './errors';
+import { decodeFormComponent } from './reply';
 
 /*
  * get-balance (doc.payneteasy.com / doc.payneteasy.eu `integration/API_commands/api_v2_get_balance*`,
@@ -51,11 +52,11 @@ export function readBalances(body: string): GatewayBalance[] {
 	for (const pair of text.split('&')) {
 		const separator = pair.indexOf('=');
 		if (separator <= 0) continue;
-		const field = FIELD_BY_WIRE.get(decodeComponent(pair.slice(0, separator)).trim());
+		const field = FIELD_BY_WIRE.get(decodeFormComponent(pair.slice(0, separator)).trim());
 		if (!field) continue;
 		// A name that repeats starts the next balance.
 		if (!current || current[field] !== undefined) balances.push((current = {}));
-		current[field] = decodeComponent(pair.slice(separator + 1)).trim();
+		current[field] = decodeFormComponent(pair.slice(separator + 1)).trim();
 	}
 	return balances;
 }
@@ -75,15 +76,6 @@ function balancesOfJson(value: unknown): GatewayBalance[] {
 		}
 		return Object.keys(balance).length ? [balance] : [];
 	});
-}
-
-function decodeComponent(text: string): string {
-	const spaced = text.replace(/\+/g, ' ');
-	try {
-		return decodeURIComponent(spaced);
-	} catch {
-		return spaced;
-	}
 }
 
 const SIGNED_DECIMAL = /^(-?)(\d+)(?:\.(\d{1,3}))?$/;

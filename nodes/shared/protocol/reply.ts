@@ -195,7 +195,8 @@ export function isOrderNotFound(reply: GatewayReply): boolean {
 	return /not found|no such|cannot find|can't find|unknown order|does not exist/i.test(message);
 }
 
-function decodeFormComponent(text: string): string {
+/** One name or value of a form-encoded body (`+` is a space; a bad escape is kept as it is). */
+export function decodeFormComponent(text: string): string {
 	const spaced = text.replace(/\+/g, ' ');
 	try {
 		return decodeURIComponent(spaced);
