@@ -117,6 +117,21 @@ describe('Transaction → Reconcile', () => {
 		expect(requests.filter((request) => request.op === 'status').length).toBeGreaterThanOrEqual(5);
 	});
 
+	it('fields named by other expressions give the same differences (n8n evaluates them)', async () => {
+		const plain = await runNode(env.sb, reconcile(), { input: BOOKS });
+		const evaluated = await runNode(
+			env.sb,
+			reconcile({
+				merchantOrderId: "={{ $json['merchantOrderId'] }}",
+				amount: '={{ String($json.amount) }}',
+				currency: '={{ $json.currency.toUpperCase() }}',
+				expectedStatus: '={{ $json.status || "approved" }}',
+			}),
+			{ input: BOOKS },
+		);
+		expect(jsonOf(evaluated)).toEqual(jsonOf(plain));
+	});
+
 	it('a record that agrees is not output; the orders only the gateway has are', async () => {
 		const run = await runNode(env.sb, reconcile(), { input: [BOOKS[0]] });
 		const items = jsonOf(run);

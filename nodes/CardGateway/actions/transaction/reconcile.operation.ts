@@ -73,6 +73,8 @@ const recordField = (name: string, displayName: string, field: string, descripti
 	description,
 });
 
+const RECORD_FIELDS = ['merchantOrderId', 'amount', 'currency', 'expectedStatus'];
+
 const parameters: INodeProperties[] = [
 	{
 		displayName: 'Gateway Side',
@@ -136,8 +138,13 @@ export default defineOperation({
 
 /** Every input item as a record, checked before anything is sent; a bad one is refused naming its field. */
 function readRecords(ctx: IExecuteFunctions): YourRecord[] {
-	return ctx.getInputData().map((_, itemIndex) => {
-		const read = (name: string) => ctx.getNodeParameter(name, itemIndex, '') as unknown;
+	const items = ctx.getInputData();
+	const fieldOf = plainFieldReads(ctx);
+	return items.map((item, itemIndex) => {
+		const read = (name: string) =>
+			fieldOf[name] !== undefined
+				? ownField(item.json, fieldOf[name])
+				: (ctx.getNodeParameter(name, itemIndex, '') as unknown);
 		try {
 			return withInputErrors(ctx, itemIndex, () => {
 				const merchantOrderId = String(read('merchantOrderId') ?? '').trim();
@@ -154,6 +161,21 @@ function readRecords(ctx: IExecuteFunctions): YourRecord[] {
 			throw withMoneyEffect(error as Error, 'notSent');
 		}
 	});
+}
+
+/** `={{ $json.name }}` and nothing else: the item's own field, read without n8n's expression evaluator. */
+const PLAIN_FIELD = /^=\{\{\s*\$json\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$/;
+
+const ownField = (json: IDataObject, name: string): unknown =>
+	Object.prototype.hasOwnProperty.call(json, name) ? json[name] : undefined;
+
+/**
+ * The record fields whose parameter only names a field of the item (as the defaults do), by
+ * parameter: reading them directly gives what n8n would, and spares it four evaluations per record.
+ */
+function plainFieldReads(ctx: IExecuteFunctions): Record<string, string | undefined> {
+	const { parameters } = ctx.getNode();
+	return Object.fromEntries(RECORD_FIELDS.map((name) => [name, PLAIN_FIELD.exec(String(parameters[name] ?? ''))?.[1]]));
 }
 
 /** The gateway's orders in the period, by merchant order ID (the gateway order ID where it names none). */
