@@ -8,30 +8,10 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
-import * as balance from './actions/balance';
-import * as cardReference from './actions/cardReference';
 import { toolDescriptionProperty } from './actions/common/guards';
 import { movesMoney, type OperationModule } from './actions/common/operation';
-import * as hostedForm from './actions/hostedForm';
-import * as payment from './actions/payment';
-import * as payout from './actions/payout';
-import * as recurringPayment from './actions/recurringPayment';
+import { RESOURCES } from './actions/resources';
 import { router } from './actions/router';
-import * as threeDSecure from './actions/threeDSecure';
-import * as transaction from './actions/transaction';
-import * as transfer from './actions/transfer';
-
-const RESOURCES = {
-	balance,
-	cardReference,
-	hostedForm,
-	payment,
-	payout,
-	recurringPayment,
-	threeDSecure,
-	transaction,
-	transfer,
-};
 
 /**
  * One "Tool Description" per operation, shown only when the node is an AI agent's tool (n8n then
@@ -98,15 +78,7 @@ export class CardGateway implements INodeType {
 				],
 				default: 'payment',
 			},
-			...balance.description,
-			...cardReference.description,
-			...hostedForm.description,
-			...payment.description,
-			...payout.description,
-			...recurringPayment.description,
-			...threeDSecure.description,
-			...transaction.description,
-			...transfer.description,
+			...Object.values(RESOURCES).flatMap((resource) => resource.description),
 		],
 	};
 

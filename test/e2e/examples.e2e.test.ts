@@ -5,7 +5,14 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { eventually, readWorkflows, startE2eEnvironment, type E2eEnvironment } from '../support/e2e-environment';
+import {
+	emitted,
+	eventually,
+	executeManual,
+	readWorkflows,
+	startE2eEnvironment,
+	type E2eEnvironment,
+} from '../support/e2e-environment';
 import type { LedgerEntry } from '../support/harness';
 
 const { seedDemoOrders } = require('../../e2e/seed');
@@ -92,21 +99,12 @@ afterAll(async () => {
 	await require('undici').getGlobalDispatcher().close();
 }, 60_000);
 
-/** Runs a manual-trigger workflow with `n8n execute` and returns its IRun. */
+/** Runs a manual-trigger workflow with `n8n execute` and returns its run, which must have succeeded. */
 async function execute(workflowId: string): Promise<Run> {
-	const { stdout } = await env.n8n.cli(['execute', `--id=${workflowId}`, '--rawOutput']);
-	const last = String(stdout).trim().split('\n').pop() ?? '';
-	const run = JSON.parse(JSON.parse(last).message) as Run;
+	const run = (await executeManual(env, workflowId)) as Run;
 	expect(run.data.resultData.error?.message).toBeUndefined();
 	expect(run.status).toBe('success');
 	return run;
-}
-
-/** The items a node emitted on one output, over all its runs. */
-function emitted(run: Run, node: string, output = 0): Json[] {
-	return (run.data.resultData.runData[node] ?? []).flatMap((task) =>
-		(task.data?.main[output] ?? []).map((item) => item.json),
-	);
 }
 
 async function ledger(query = ''): Promise<LedgerEntry[]> {

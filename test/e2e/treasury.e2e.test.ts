@@ -5,7 +5,16 @@
 // balance first (paid when it covers the run; stopped before paying anything when it does not).
 import { join } from 'node:path';
 
-import { CREDENTIAL, readWorkflows, startE2eEnvironment, type E2eEnvironment } from '../support/e2e-environment';
+import {
+	CREDENTIAL,
+	emitted,
+	executeManual,
+	readWorkflows,
+	startE2eEnvironment,
+	type E2eEnvironment,
+	type Json,
+	type ManualRun,
+} from '../support/e2e-environment';
 import type { LedgerEntry } from '../support/harness';
 
 const { seedDemoOrders } = require('../../e2e/seed');
@@ -19,14 +28,7 @@ const DEMO_SINK = 'http://127.0.0.1:8899/sandbox/sink';
 /** A day of synthetic report rows of its own (the node's and the examples' orders are made today). */
 const REPORT_DAY = '2026-06-01';
 
-type Json = Record<string, unknown>;
-interface Run {
-	status: string;
-	data: { resultData: { error?: { message: string; description?: string }; runData: Record<string, TaskData[]> } };
-}
-interface TaskData {
-	data?: { main: Array<Array<{ json: Json }> | null> };
-}
+type Run = ManualRun;
 
 const node = (name: string, parameters: Json, position: [number, number]) => ({
 	id: `e2e-treasury-${name.toLowerCase().replace(/[^a-z]+/g, '-')}`,
@@ -136,36 +138,12 @@ afterAll(async () => {
 	await require('undici').getGlobalDispatcher().close();
 }, 60_000);
 
-/** Runs a manual workflow with `n8n execute`; a failed run is returned, not thrown. */
-async function execute(workflowId: string): Promise<Run> {
-	let stdout: string;
-	try {
-		({ stdout } = await env.n8n.cli(['execute', `--id=${workflowId}`, '--rawOutput']));
-	} catch (error) {
-		stdout = String((error as { stdout?: string }).stdout ?? '');
-		if (!stdout.trim()) throw error;
-	}
-	const last = String(stdout).trim().split('\n').pop() ?? '';
-	const { message } = JSON.parse(last) as { message: string };
-	try {
-		return JSON.parse(message) as Run;
-	} catch {
-		// A failed run: the CLI gives its error message alone.
-		return { status: 'error', data: { resultData: { error: { message }, runData: {} } } };
-	}
-}
+const execute = (workflowId: string) => executeManual(env, workflowId);
 
 function succeeded(run: Run): Run {
 	expect(run.data.resultData.error?.message).toBeUndefined();
 	expect(run.status).toBe('success');
 	return run;
-}
-
-/** The items a node emitted on one output, over all its runs. */
-function emitted(run: Run, name: string, output = 0): Json[] {
-	return (run.data.resultData.runData[name] ?? []).flatMap((task) =>
-		(task.data?.main[output] ?? []).map((item) => item.json),
-	);
 }
 
 async function ledger(): Promise<LedgerEntry[]> {

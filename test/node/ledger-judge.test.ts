@@ -10,21 +10,13 @@
 import type { IDataObject, INodeParameters, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { CardGateway } from '../../nodes/CardGateway/CardGateway.node';
-import * as balance from '../../nodes/CardGateway/actions/balance';
-import * as cardReference from '../../nodes/CardGateway/actions/cardReference';
 import {
 	moneyFactsOf,
 	movesMoney,
 	type OperationModule,
 	type OperationSpec,
 } from '../../nodes/CardGateway/actions/common/operation';
-import * as hostedForm from '../../nodes/CardGateway/actions/hostedForm';
-import * as payment from '../../nodes/CardGateway/actions/payment';
-import * as payout from '../../nodes/CardGateway/actions/payout';
-import * as recurringPayment from '../../nodes/CardGateway/actions/recurringPayment';
-import * as threeDSecure from '../../nodes/CardGateway/actions/threeDSecure';
-import * as transaction from '../../nodes/CardGateway/actions/transaction';
-import * as transfer from '../../nodes/CardGateway/actions/transfer';
+import { RESOURCES } from '../../nodes/CardGateway/actions/resources';
 import { OPERATIONS } from '../../nodes/shared/protocol/catalogue';
 import { FIXTURES, type Fixture, type Prepared } from '../support/operation-fixtures';
 
@@ -41,17 +33,7 @@ const { startHostileGateway } = require('../support/hostile-gateway') as {
 // The operations, from the node's description. The resource modules only give each operation's
 // spec (what it does to money); which operations exist is the description's word.
 
-const MODULES: Record<string, { operations: Record<string, OperationModule> }> = {
-	balance,
-	cardReference,
-	hostedForm,
-	payment,
-	payout,
-	recurringPayment,
-	threeDSecure,
-	transaction,
-	transfer,
-};
+const MODULES: Record<string, { operations: Record<string, OperationModule> }> = RESOURCES;
 
 const { properties } = new CardGateway().description;
 

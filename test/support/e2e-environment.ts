@@ -135,3 +135,43 @@ export async function startE2eEnvironment(options: {
 		},
 	};
 }
+
+export type Json = Record<string, unknown>;
+export interface ManualRun {
+	status: string;
+	mode?: string;
+	data: {
+		resultData: {
+			error?: { message: string; description?: string };
+			runData: Record<
+				string,
+				Array<{ executionStatus?: string; data?: { main: Array<Array<{ json: Json }> | null> } }>
+			>;
+		};
+	};
+}
+
+/** Runs a manual-trigger workflow with `n8n execute`; a failed run is returned (its error message alone), not thrown. */
+export async function executeManual(env: E2eEnvironment, workflowId: string): Promise<ManualRun> {
+	let stdout: string;
+	try {
+		({ stdout } = await env.n8n.cli(['execute', `--id=${workflowId}`, '--rawOutput']));
+	} catch (error) {
+		stdout = String((error as { stdout?: string }).stdout ?? '');
+		if (!stdout.trim()) throw error;
+	}
+	const last = String(stdout).trim().split('\n').pop() ?? '';
+	const { message } = JSON.parse(last) as { message: string };
+	try {
+		return JSON.parse(message) as ManualRun;
+	} catch {
+		return { status: 'error', data: { resultData: { error: { message }, runData: {} } } };
+	}
+}
+
+/** The items a node emitted on one output, over all its runs. */
+export function emitted(run: ManualRun, node: string, output = 0): Json[] {
+	return (run.data.resultData.runData[node] ?? []).flatMap((task) =>
+		(task.data?.main[output] ?? []).map((item) => item.json),
+	);
+}
