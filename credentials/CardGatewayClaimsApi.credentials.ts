@@ -1,4 +1,4 @@
-import type { IAuthenticateGeneric, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
+import type { ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
 
 /**
  * n8n's own public API, used as the store of "Act Once per Key" claims: a Data Table in n8n's
@@ -52,12 +52,14 @@ export class CardGatewayClaimsApi implements ICredentialType {
 		},
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: { headers: { 'X-N8N-API-KEY': '={{$credentials.apiKey}}' } },
-	};
-
+	// No `authenticate`: n8n would then offer a "Custom API Call" in the Card Gateway node's menus
+	// (any credential with one makes the node a proxy for it). The node sends the key itself (claimStore.ts).
 	test: ICredentialTestRequest = {
-		request: { baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}', url: '/data-tables', qs: { limit: 1 } },
+		request: {
+			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
+			url: '/data-tables',
+			qs: { limit: 1 },
+			headers: { 'X-N8N-API-KEY': '={{$credentials.apiKey}}' },
+		},
 	};
 }

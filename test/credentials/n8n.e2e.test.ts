@@ -15,6 +15,7 @@ import {
 } from '../support/e2e-environment';
 
 const { startSandbox } = require('../../sandbox');
+const { CLAIMS_CREDENTIAL, claimsCredentialPlaceholder } = require('../../scripts/demo-setup');
 
 const OTHER_MERCHANTS_KEY = readFileSync(join(__dirname, '../../sandbox/keys/other-merchant-2048.key.pem'), 'utf8');
 
@@ -23,7 +24,12 @@ let emulator: { url: string; close(): Promise<void> };
 let cookie: string;
 
 beforeAll(async () => {
-	env = await startE2eEnvironment({ port: 5700, workflows: [], publish: [] });
+	env = await startE2eEnvironment({
+		port: 5700,
+		workflows: [],
+		publish: [],
+		credentials: [claimsCredentialPlaceholder()],
+	});
 	emulator = await startSandbox({ port: 0, quiet: true, oauthFailureStatus: 401 });
 	const login = await fetch(`${env.n8n.baseUrl}/rest/login`, {
 		method: 'POST',
@@ -104,4 +110,25 @@ test('a wrong base URL is named', async () => {
 		status: 'Error',
 		message: expect.stringContaining('base URL'),
 	});
+}, 60_000);
+
+test('the claims credential (Act Once per Key): the right API key passes, a wrong one fails', async () => {
+	const apiKey: string = await env.n8n.claimsApiKey(cookie);
+	const claimsTest = async (key: string) => {
+		const response = await fetch(`${env.n8n.baseUrl}/rest/credentials/test`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', cookie },
+			body: JSON.stringify({
+				credentials: {
+					...CLAIMS_CREDENTIAL,
+					type: 'cardGatewayClaimsApi',
+					data: { baseUrl: `${env.n8n.baseUrl}/api/v1/`, apiKey: key, tableName: 'card_gateway_claims' },
+				},
+			}),
+		});
+		expect(response.status).toBe(200);
+		return ((await response.json()) as { data: { status: string } }).data.status;
+	};
+	expect(await claimsTest(apiKey)).toBe('OK');
+	expect(await claimsTest(`${apiKey}x`)).toBe('Error');
 }, 60_000);

@@ -66,11 +66,13 @@ export async function claimsTable(ctx: IExecuteFunctions, itemIndex: number): Pr
 	}
 	const baseUrl = String(credentials.baseUrl ?? '').replace(/\/+$/, '');
 	const name = String(credentials.tableName ?? '').trim() || 'card_gateway_claims';
+	const apiKey = String(credentials.apiKey ?? '');
 	const api = async <T>(request: Omit<IHttpRequestOptions, 'url'> & { path: string }): Promise<T> => {
 		const { path, ...rest } = request;
 		return (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CLAIMS_CREDENTIAL, {
 			...rest,
 			url: `${baseUrl}${path}`,
+			headers: { 'X-N8N-API-KEY': apiKey },
 			json: true,
 		})) as T;
 	};
