@@ -5,9 +5,12 @@
 const reply = require('./reply');
 const { adminView, chargeBack, clearOrder, findOrderForAdmin, forceFinalStatus } = require('./engine/admin-views');
 const { reportedCallbacks, sendCallback } = require('./engine/callbacks');
-const { E_FIELD, E_STATE, GatewayError } = require('./engine/errors');
+const { E_FIELD, E_NOT_FOUND, E_STATE, GatewayError } = require('./engine/errors');
 const { showFormPage, submitFormPage } = require('./engine/forms');
+const { createHistories, retimeOrder } = require('./engine/histories');
 const { mintToken } = require('./engine/hosted-fields');
+const { reportSettingsOf } = require('./engine/report');
+const { reportSettings } = require('./engine/report-layouts');
 const { createSampleOrder } = require('./engine/samples');
 const { showAcsPage, submitAcsPage } = require('./engine/three-d-secure');
 
@@ -52,7 +55,7 @@ function readForm(req, readBody) {
  * @param {string} id
  */
 function findOrderByEitherId(gateway, id) {
-	const byClientId = [...gateway.store.orders.values()].filter((order) => order.clientOrderId === id);
+	const byClientId = gateway.store.ordersWithClientId(id).filter((order) => order.clientOrderId === id);
 	if (gateway.store.orders.has(id) || byClientId.length === 0) return findOrderForAdmin(gateway, id);
 	if (byClientId.length > 1)
 		throw new GatewayError(E_STATE, `client_orderid ${id} names ${byClientId.length} orders: use the orderid`);
@@ -93,6 +96,27 @@ async function sendOrderCallbacks(srv, id, body) {
 		deliveries.push(...sent);
 	}
 	return { orderid: order.orderid, client_orderid: order.clientOrderId, deliveries };
+}
+
+/**
+ * A merchant's report settings as the admin API shows them; 404 for an unknown login.
+ * @param {import('./engine/types').GatewayState} gateway
+ * @param {string} login
+ * @param {any} [change]   { layout?, contentType? } to set first
+ */
+function merchantReport(gateway, login, change) {
+	const merchant = gateway.config.byLogin.get(login);
+	if (!merchant) throw new GatewayError(E_NOT_FOUND, `Unknown merchant '${login}'`);
+	if (change !== undefined) {
+		let settings;
+		try {
+			settings = reportSettings(change, reportSettingsOf(gateway, merchant));
+		} catch (/** @type {any} */ e) {
+			throw new GatewayError(E_FIELD, e.message);
+		}
+		gateway.store.reportSettings.set(merchant.login, settings);
+	}
+	return { merchant: merchant.login, ...reportSettingsOf(gateway, merchant) };
 }
 
 /**
@@ -163,7 +187,7 @@ async function handleAdmin(srv, req, res, path, query) {
 	}
 
 	// Admin API ----------------------------------------------------------------------
-	const route = `${method} ${parts.map((p, i) => (i === 1 && ['orders', 'callbacks', 'faults', 'samples'].includes(parts[0]) ? ':id' : p)).join('/')}`;
+	const route = `${method} ${parts.map((p, i) => (i === 1 && ['orders', 'callbacks', 'faults', 'samples', 'merchants'].includes(parts[0]) ? ':id' : p)).join('/')}`;
 	/** @type {any} */
 	let body = {};
 	if (method === 'POST' || method === 'DELETE') {
@@ -181,16 +205,20 @@ async function handleAdmin(srv, req, res, path, query) {
 				verifier: srv.cfg.verifier.name,
 				basePath: srv.opts.basePath,
 				pollsBeforeFinal: srv.opts.pollsBeforeFinal,
+				report: { serverTimeZone: srv.opts.serverTimeZone, userTimeZone: srv.opts.userTimeZone },
 				merchants: srv.cfg.merchants.map((m) => ({
 					login: m.login,
 					endpoints: m.endpoints.map((e) => ({ id: e.id, currency: e.currency })),
 					endpointGroups: m.groups.map((g) => ({ id: g.id, endpoints: g.endpoints.map((e) => e.id) })),
 					publicKeys: m.publicKeySources,
+					report: reportSettingsOf(gateway, m),
 				})),
 			});
 		case 'GET orders': {
-			let list = [...store.orders.values()];
-			if (q.get('client_orderid')) list = list.filter((order) => order.clientOrderId === q.get('client_orderid'));
+			const id = q.get('client_orderid');
+			const list = id
+				? store.ordersWithClientId(id).filter((order) => order.clientOrderId === id)
+				: [...store.orders.values()];
 			return reply.sendJson(res, 200, { orders: list.map((order) => adminView(order)) });
 		}
 		case 'GET orders/:id':
@@ -201,6 +229,14 @@ async function handleAdmin(srv, req, res, path, query) {
 			return guard(() => reply.sendJson(res, 200, adminView(clearOrder(gateway, parts[1]))));
 		case 'POST orders/:id/chargeback':
 			return guard(() => reply.sendJson(res, 200, adminView(chargeBack(gateway, parts[1], body))));
+		case 'POST orders/:id/times':
+			return guard(() => reply.sendJson(res, 200, adminView(retimeOrder(gateway, parts[1], body))));
+		case 'POST histories':
+			return guard(() => reply.sendJson(res, 201, createHistories(gateway, body, base)));
+		case 'GET merchants/:id/report':
+			return guard(() => reply.sendJson(res, 200, merchantReport(gateway, decodeURIComponent(parts[1]))));
+		case 'POST merchants/:id/report':
+			return guard(() => reply.sendJson(res, 200, merchantReport(gateway, decodeURIComponent(parts[1]), body)));
 		case 'POST orders/:id/finalize':
 			return guard(() => reply.sendJson(res, 200, adminView(forceFinalStatus(gateway, parts[1], body))));
 		case 'POST orders/:id/send-callbacks':

@@ -18,6 +18,7 @@ const { FOLLOW_UP_TYPES, capture, returnOrder, voidOrder } = require('./engine/f
 const { startFormOrder } = require('./engine/forms');
 const { saleWithToken } = require('./engine/hosted-fields');
 const { startPayment, verifyAccountNow } = require('./engine/payments');
+const { checkPanEligibility } = require('./engine/pan-eligibility');
 const { payCheckedPayout } = require('./engine/payouts');
 const {
 	createRecurringPayment,
@@ -89,7 +90,7 @@ function oauth(methods, required, rules) {
  */
 function eligibility(eligibilityCards) {
 	return {
-		handler: startPayment,
+		handler: checkPanEligibility,
 		kind: 'eligibility',
 		transactionType: 'pan-eligibility',
 		ledgerKind: null,
@@ -259,7 +260,7 @@ const COMMANDS = {
 		card: 'optional',
 		destination: 'payout',
 	}),
-	'v4/payout-pay': oauth(RSA, [CID], { handler: payCheckedPayout }),
+	'v4/payout-pay': oauth(RSA, ['login', CID, 'orderid'], { handler: payCheckedPayout }),
 	'v4/payout': oauth(RSA, [CID, 'amount', 'currency'], {
 		handler: startPayment,
 		kind: 'payout',
@@ -299,7 +300,7 @@ const COMMANDS = {
 		transactionType: 'sale',
 		ledgerKind: 'sale',
 	}),
-	'v4/status': oauth(RSA, ['login', CID, 'orderid'], { handler: queryStatus, v4: true }),
+	'v4/status': oauth(RSA, ['login', CID], { handler: queryStatus, v4: true }),
 };
 
 // key, name and version from the path; and whether an amount needs its currency (capture and

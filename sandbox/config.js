@@ -4,6 +4,8 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { parseAmount } = require('./amount');
+const { reportSettings } = require('./engine/report-layouts');
+const { requireTimeZone } = require('./zones');
 
 const DEFAULT_CONFIG_FILE = path.join(__dirname, 'config', 'default.json');
 
@@ -37,6 +39,13 @@ const DEFAULT_OPTIONS = {
 	// get-balance: on for every merchant (true), for none (false), or for the listed logins; the
 	// gateway's support enables it per merchant.
 	balanceEnabled: true,
+	// v4/status: the vendor's emulator's short untyped reply, or the full status reply api_v4_status lists ('documented').
+	v4StatusReply: 'emulator',
+	// The gateway server's zone and the user's: the platform's report layouts show times in them.
+	serverTimeZone: 'Europe/Moscow',
+	userTimeZone: 'UTC',
+	// Every merchant's transaction report, unless its own `report` says otherwise.
+	report: { layout: 'sandbox', contentType: 'text/csv' },
 };
 
 /**
@@ -90,10 +99,15 @@ function loadConfig(options, createVerifier) {
 	merged.oauthReplay = { ...DEFAULT_OPTIONS.oauthReplay, ...(merged.oauthReplay || {}) };
 	if (!['interface', 'if-sent'].includes(merged.captureControl))
 		throw new Error(`captureControl must be 'interface' or 'if-sent', got '${merged.captureControl}'`);
+	if (!['emulator', 'documented'].includes(merged.v4StatusReply))
+		throw new Error(`v4StatusReply must be 'emulator' or 'documented', got '${merged.v4StatusReply}'`);
 	merged.latencyMs = Number(merged.latencyMs) || 0;
 	merged.pollsBeforeFinal = Number(merged.pollsBeforeFinal) || 0;
 	merged.basePath = merged.basePath ? '/' + String(merged.basePath).replace(/^\/+|\/+$/g, '') : '';
 	if (merged.basePath === '/') merged.basePath = '';
+	requireTimeZone(merged.serverTimeZone, 'serverTimeZone');
+	requireTimeZone(merged.userTimeZone, 'userTimeZone');
+	merged.report = reportSettings(merged.report, DEFAULT_OPTIONS.report);
 	const verifier = createVerifier(merged.verifier);
 
 	/** @type {Merchant[]} */
@@ -117,6 +131,7 @@ function loadConfig(options, createVerifier) {
 			endpoints: [],
 			groups: [],
 			openingBalances: openingBalances(m),
+			report: merchantReport(m, merged.report),
 		};
 		for (const e of m.endpoints || []) {
 			const id = String(e.id);
@@ -169,6 +184,19 @@ function openingBalances(m) {
 }
 
 /**
+ * A merchant's report settings: its own `report` over the configuration's.
+ * @param {RawConfig} m
+ * @param {import('./engine/types').ReportSettings} defaults
+ */
+function merchantReport(m, defaults) {
+	try {
+		return reportSettings(m.report, defaults);
+	} catch (/** @type {any} */ e) {
+		throw new Error(`Merchant ${m.login}: ${e.message}`);
+	}
+}
+
+/**
  * Managers (get-balance by manager login): a login, a control key and the merchants they oversee.
  * @param {RawConfig} raw
  * @param {Map<string, Merchant>} byLogin
@@ -195,6 +223,7 @@ function loadManagers(raw, byLogin) {
 			endpoints: [],
 			groups: [],
 			openingBalances: new Map(),
+			report: DEFAULT_OPTIONS.report,
 			merchants: overseen,
 		});
 	}

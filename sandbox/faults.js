@@ -1,7 +1,8 @@
 // @ts-check
 'use strict';
 // Fault injection registry. Request faults are taken when an API request arrives; callback faults
-// when a callback is queued; stay-processing when an order is created.
+// when a callback is queued; stay-processing when an order is created; report faults when a
+// transaction report is about to be served (../report-reply.js).
 
 const KINDS = new Set([
 	'latency',
@@ -13,6 +14,9 @@ const KINDS = new Set([
 	'out-of-order-callbacks',
 	'wrong-control-callback',
 	'stay-processing',
+	'report-cut-mid-row',
+	'report-cut-at-row',
+	'report-empty',
 ]);
 /** @type {Record<string, number>} */
 const DEFAULT_LATENCY = { latency: 1000, timeout: 10000, 'out-of-order-callbacks': 2000 };

@@ -12,7 +12,7 @@ const { SandboxServer } = require('./server');
  * Start a sandbox gateway.
  * options: { port = 0, host = '127.0.0.1', config (object | path; default sandbox/config/default.json),
  *            configDir, latencyMs, verifier: 'forge' | 'node', pollsBeforeFinal, quiet, strictAccept,
- *            captureControl: 'interface' | 'if-sent',
+ *            captureControl: 'interface' | 'if-sent', v4StatusReply: 'emulator' | 'documented',
  *            oauthFailureStatus, oauthReplay, callbackRetry: { attempts, delaysMs }, callbackMethod: 'GET' | 'POST',
  *            faults, basePath }
  * → { url, port, host, close(), server, store }

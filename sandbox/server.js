@@ -7,12 +7,13 @@ const { commandFor } = require('./commands');
 const { processRequest } = require('./engine');
 const { releaseHeldOrders } = require('./engine/admin-views');
 const { AuthError, GatewayError } = require('./engine/errors');
-const { readReportRequest, reportRecords } = require('./engine/report');
+const { readReportRequest } = require('./engine/report');
 const { createGatewayState, resetGatewayState } = require('./engine/state');
 const { normaliseUrl } = require('./oauth');
 const { maskParams } = require('./mask');
 const reply = require('./reply');
 const { handleAdmin } = require('./admin');
+const { sendReportReply } = require('./report-reply');
 const { handleTreasuryAdmin } = require('./treasury-admin');
 
 /** @typedef {import('node:http').IncomingMessage} IncomingMessage */
@@ -29,7 +30,6 @@ const MAX_BODY = 1024 * 1024;
 const REPORT_PATH = '/paynet-ui/services/transaction-report';
 /** @type {import('./engine/types').CommandName} */
 const REPORT_FAULT_TARGET = { name: 'transaction-report', key: REPORT_PATH.slice(1) };
-const REPORT_RECORDS_PER_WRITE = 512;
 const API_RE = /^\/api\/(v2|v4|3ds\/v1)\/(.+?)\/(?:(group)\/)?([^/]+)\/?$/;
 
 /**
@@ -88,23 +88,6 @@ function trimmedParams(pairs) {
 	const params = {};
 	for (const [name, value] of pairs) if (!(name in params)) params[name] = value.trim();
 	return params;
-}
-
-/**
- * Until the response can take more, or the client has gone.
- * @param {ServerResponse} res
- * @returns {Promise<void>}
- */
-function writable(res) {
-	return new Promise((resolve) => {
-		const done = () => {
-			res.off('drain', done);
-			res.off('close', done);
-			resolve();
-		};
-		res.on('drain', done);
-		res.on('close', done);
-	});
 }
 
 class SandboxServer {
@@ -355,9 +338,8 @@ class SandboxServer {
 	}
 
 	/**
-	 * The transaction report, streamed: records are written as they are generated and the writing
-	 * waits whenever the client reads slower (memory stays flat on a 100,000-row report). A refused
-	 * request is the gateway's validation-error reply with HTTP 400, so it cannot pass for a report.
+	 * The transaction report (./report-reply.js streams it). A refused request is the gateway's
+	 * validation-error reply with HTTP 400, so it cannot pass for a report.
 	 * @param {IncomingMessage} req
 	 * @param {ServerResponse} res
 	 * @param {string} rawPath
@@ -385,20 +367,7 @@ class SandboxServer {
 			reply.sendGatewayReply(res, reply.wantsJson(req), refusal, 400);
 			return `400 (${e.code}: ${e.message})`;
 		}
-		res.writeHead(200, { 'Content-Type': 'text/csv;charset=utf-8' });
-		let rows = -1; // the header record is not a row
-		/** @type {string[]} */
-		let pending = [];
-		for (const record of reportRecords(this.gateway, query)) {
-			rows++;
-			pending.push(record);
-			if (pending.length < REPORT_RECORDS_PER_WRITE) continue;
-			if (!res.write(pending.join(''))) await writable(res);
-			if (res.destroyed) return `aborted after ${rows} rows`;
-			pending = [];
-		}
-		res.end(pending.join(''));
-		return `200 (${rows} rows)`;
+		return sendReportReply(res, this.gateway, query, REPORT_FAULT_TARGET);
 	}
 
 	/**

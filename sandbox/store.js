@@ -1,8 +1,8 @@
 // @ts-check
 'use strict';
-// In-memory state: orders (by orderid and by scope + client_orderid), card references, recurring
-// payments, hosted-fields payment tickets and the money ledger. Counters survive a reset so that
-// no id is ever reused.
+// In-memory state: orders (by orderid, by scope + client_orderid and by client_orderid alone), card
+// references, recurring payments, hosted-fields payment tickets, the money ledger and the admin API's
+// report settings. Counters survive a reset so that no id is ever reused.
 
 /** @typedef {import('./engine/types').Order} Order */
 /** @typedef {import('./engine/types').Merchant} Merchant */
@@ -32,6 +32,15 @@
  */
 
 /**
+ * What the admin API set for one balance (merchant and currency): money held inside its amount, and
+ * the fields its reply leaves out (a gateway whose reply lacks them).
+ * @typedef {object} BalanceTerms
+ * @property {number} shortTermHoldMinor
+ * @property {number} rollingReserveMinor
+ * @property {string[]} omit   reply field names
+ */
+
+/**
  * N synthetic transaction-report rows, described rather than stored (engine/report.js generates them).
  * @typedef {object} SyntheticReportBatch
  * @property {string} merchant     login
@@ -54,6 +63,10 @@ class Store {
 		this.orders = new Map();
 		/** @type {Map<string, Order>} by scope key + client order id */
 		this.byClientId = new Map();
+		/** @type {Map<string, Order[]>} by client order id alone (any merchant, any scope), oldest first */
+		this.byMerchantOrderId = new Map();
+		/** @type {Map<string, import('./engine/types').ReportSettings>} by merchant login: the admin API's report settings */
+		this.reportSettings = new Map();
 		/** @type {Map<string, import('./engine/types').CardReference>} */
 		this.cardRefs = new Map();
 		/** @type {Map<string, import('./engine/types').RecurringPayment>} */
@@ -66,15 +79,20 @@ class Store {
 		this.ledger = [];
 		/** @type {BalanceAdjustment[]} admin adjustments of get-balance */
 		this.balanceAdjustments = [];
+		/** @type {Map<string, BalanceTerms>} by `<login>-<CURRENCY>` (get-balance) */
+		this.balanceTerms = new Map();
 		/** @type {SyntheticReportBatch[]} report rows seeded by the admin API, generated when read */
 		this.syntheticReportBatches = [];
 	}
 
 	reset() {
 		this.balanceAdjustments = [];
+		this.balanceTerms = new Map();
 		this.syntheticReportBatches = [];
 		this.orders = new Map();
 		this.byClientId = new Map();
+		this.byMerchantOrderId = new Map();
+		this.reportSettings = new Map();
 		this.cardRefs = new Map();
 		this.recurring = new Map();
 		this.recurringByClientId = new Map();
@@ -104,6 +122,18 @@ class Store {
 	addOrder(order) {
 		this.orders.set(order.orderid, order);
 		this.byClientId.set(`${order.scopeKey}\u0000${order.clientOrderId}`, order);
+		const sameId = this.byMerchantOrderId.get(String(order.clientOrderId));
+		if (sameId) sameId.push(order);
+		else this.byMerchantOrderId.set(String(order.clientOrderId), [order]);
+	}
+
+	/**
+	 * Every order under a client order id, any merchant's, oldest first.
+	 * @param {string | undefined} clientOrderId
+	 * @returns {Order[]}
+	 */
+	ordersWithClientId(clientOrderId) {
+		return this.byMerchantOrderId.get(String(clientOrderId)) || [];
 	}
 
 	/**
@@ -122,15 +152,10 @@ class Store {
 	 * @returns {Order | null}
 	 */
 	findUniqueForMerchant(merchant, clientOrderId) {
-		/** @type {Order | null} */
-		let found = null;
-		for (const order of this.orders.values()) {
-			if (order.merchant === merchant && order.clientOrderId === clientOrderId) {
-				if (found) return null;
-				found = order;
-			}
-		}
-		return found;
+		const orders = this.ordersWithClientId(clientOrderId).filter(
+			(order) => order.merchant === merchant && order.clientOrderId === clientOrderId,
+		);
+		return orders.length === 1 ? orders[0] : null;
 	}
 
 	/**

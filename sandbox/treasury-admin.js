@@ -1,10 +1,11 @@
 // @ts-check
 'use strict';
 // Sandbox-only admin routes of the treasury features: seed synthetic transaction-report rows (a
-// large report without creating its orders through the API) and adjust a merchant's balance.
+// large report without creating its orders through the API), adjust a merchant's balance and set
+// what of it is held (short-term hold, rolling reserve) and which fields its reply leaves out.
 // Nothing here exists on a real gateway.
 const reply = require('./reply');
-const { adjustBalance, balancesOf } = require('./engine/balance');
+const { adjustBalance, balancesOf, setBalanceTerms } = require('./engine/balance');
 const { GatewayError } = require('./engine/errors');
 const { seedReportRows } = require('./engine/report');
 
@@ -27,6 +28,9 @@ async function handleTreasuryAdmin(srv, req, res, path) {
 				currency: balance.currency,
 				amountMinor: balance.amountMinor,
 				bufferHoldMinor: balance.bufferHoldMinor,
+				shortTermHoldMinor: balance.shortTermHoldMinor,
+				rollingReserveMinor: balance.rollingReserveMinor,
+				omit: balance.omit,
 			})),
 		);
 		return reply.sendJson(res, 200, { balances });
@@ -35,6 +39,7 @@ async function handleTreasuryAdmin(srv, req, res, path) {
 	const posts = {
 		'/sandbox/report-rows': (body) => seedReportRows(gateway, body),
 		'/sandbox/balance-adjustments': (body) => adjustBalance(gateway, body),
+		'/sandbox/balance-terms': (body) => setBalanceTerms(gateway, body),
 	};
 	const post = posts[path];
 	if (!post || req.method !== 'POST') return null;

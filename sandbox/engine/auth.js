@@ -140,6 +140,16 @@ function requireFields(definition, params) {
 }
 
 /**
+ * The v4 calls whose pages list `login` in the body (api_v4_status, api_v4_payout-pay): it must be
+ * the merchant who signed the request.
+ * @param {{ params: Params, merchant: Merchant }} context
+ */
+function requireSignerLogin({ params, merchant }) {
+	if (params.login !== merchant.login)
+		fail(E_AUTH, `Login '${params.login}' is not the merchant who signed the request`);
+}
+
+/**
  * The amount and currency a formula signs. Capture without an amount is signed, by default, with
  * the order's amount and currency (interface: always in the formula; vendor PHP library: the
  * order's amount); option captureControl 'if-sent' takes the public docs' reading instead.
@@ -163,4 +173,4 @@ function signedMoney(state, definition, params, merchant) {
 	return { hundredths: '', currency: '' };
 }
 
-module.exports = { resolveScope, authenticate, verifyOAuthSigner, requireFields, signedMoney };
+module.exports = { resolveScope, authenticate, verifyOAuthSigner, requireFields, requireSignerLogin, signedMoney };

@@ -3,7 +3,9 @@
 // get-balance (v2, OAuth HMAC-SHA1) by endpoint, merchant login or manager login: one balance per
 // merchant and currency, computed from the orders' money (what the ledger records), the merchant's
 // configured opening balance and the admin API's adjustments. Payouts without a final status are
-// counted in amount-buffer-hold (the docs: "OUT operations without final status").
+// counted in amount-buffer-hold (the docs: "OUT operations without final status"). The admin API may
+// hold part of a balance (short-term hold, rolling reserve: still in `amount`, not in the live amount)
+// and leave fields out of its reply.
 const { formatMinor } = require('../amount');
 const { amountMinorOf } = require('./amounts');
 const { E_FIELD, E_NOT_ENABLED, E_NOT_FOUND, fail } = require('./errors');
@@ -11,7 +13,26 @@ const { refundable } = require('./orders');
 
 /** @typedef {import('./types').GatewayState} GatewayState */
 /** @typedef {import('./types').Merchant} Merchant */
-/** @typedef {{ merchant: Merchant, currency: string, amountMinor: number, bufferHoldMinor: number }} Balance */
+/** @typedef {import('../store').BalanceTerms} BalanceTerms */
+/**
+ * @typedef {{ merchant: Merchant, currency: string, amountMinor: number, bufferHoldMinor: number,
+ *   shortTermHoldMinor: number, rollingReserveMinor: number, omit: string[] }} Balance
+ */
+
+/** The reply fields of a balance, in reply order. */
+const BALANCE_FIELDS = [
+	'name',
+	'amount',
+	'online-balance-live-amount',
+	'total-short-term-hold-amount',
+	'total-rolling-reserve-amount',
+	'currency',
+	'merchantLogin',
+	'amount-buffer-hold',
+];
+
+/** @type {BalanceTerms} */
+const NO_TERMS = { shortTermHoldMinor: 0, rollingReserveMinor: 0, omit: [] };
 
 /**
  * The name of a merchant's balance in one currency.
@@ -53,11 +74,13 @@ function balancesOf(state, merchant) {
 	for (const endpoint of merchant.endpoints) {
 		if (!byCurrency.has(endpoint.currency)) {
 			const opening = merchant.openingBalances.get(endpoint.currency) || 0;
+			const terms = state.store.balanceTerms.get(balanceName(merchant, endpoint.currency)) || NO_TERMS;
 			byCurrency.set(endpoint.currency, {
 				merchant,
 				currency: endpoint.currency,
 				amountMinor: opening,
 				bufferHoldMinor: 0,
+				...terms,
 			});
 		}
 	}
@@ -76,23 +99,26 @@ function balancesOf(state, merchant) {
 }
 
 /**
- * One balance as the reply lists it. Short-term hold and rolling reserve are always 0 here (the
- * sandbox has no rate plans), so the live amount equals the amount.
+ * One balance as the reply lists it, less the fields the admin API left out. The live amount is the
+ * amount less short-term hold and rolling reserve (the docs' definition).
  * @param {Balance} balance
  * @param {boolean} withMerchantLogin   the manager variant names the merchant
  */
 function balanceFields(balance, withMerchantLogin) {
 	const { currency } = balance;
-	return {
+	const live = balance.amountMinor - balance.shortTermHoldMinor - balance.rollingReserveMinor;
+	/** @type {Record<string, string | undefined>} */
+	const all = {
 		name: balanceName(balance.merchant, currency),
 		amount: formatSigned(balance.amountMinor, currency),
-		'online-balance-live-amount': formatSigned(balance.amountMinor, currency),
-		'total-short-term-hold-amount': formatMinor(0, currency),
-		'total-rolling-reserve-amount': formatMinor(0, currency),
+		'online-balance-live-amount': formatSigned(live, currency),
+		'total-short-term-hold-amount': formatMinor(balance.shortTermHoldMinor, currency),
+		'total-rolling-reserve-amount': formatMinor(balance.rollingReserveMinor, currency),
 		currency,
 		merchantLogin: withMerchantLogin ? balance.merchant.login : undefined,
 		'amount-buffer-hold': formatMinor(balance.bufferHoldMinor, currency),
 	};
+	return Object.fromEntries(BALANCE_FIELDS.filter((field) => !balance.omit.includes(field)).map((f) => [f, all[f]]));
 }
 
 /**
@@ -133,11 +159,7 @@ function getBalance(state, context) {
  * @param {{ merchant?: string, currency?: string, amount?: string }} body   amount signed: "-5.00" deducts
  */
 function adjustBalance(state, body) {
-	const merchant = state.config.byLogin.get(String(body.merchant));
-	if (!merchant) fail(E_FIELD, `Unknown merchant '${body.merchant}'`);
-	const currency = String(body.currency || '').toUpperCase();
-	if (!merchant.endpoints.some((endpoint) => endpoint.currency === currency))
-		fail(E_FIELD, `Merchant ${merchant.login} has no ${currency || 'currency'} endpoint`);
+	const { merchant, currency } = balanceOfAdmin(state, body);
 	const amount = String(body.amount || '');
 	const negative = amount.startsWith('-');
 	const magnitude = amountMinorOf(negative ? amount.slice(1) : amount, currency);
@@ -148,10 +170,55 @@ function adjustBalance(state, body) {
 		at: new Date().toISOString(),
 	};
 	state.store.balanceAdjustments.push(adjustment);
+	return currentFields(state, merchant, currency);
+}
+
+/**
+ * The admin API's terms of one balance, replacing earlier ones: `shortTermHold` and `rollingReserve`
+ * (decimals, held inside the amount: the live amount is the amount less both) and `omit`, the reply
+ * fields to leave out (a gateway whose reply has no live amount, say).
+ * @param {GatewayState} state
+ * @param {{ merchant?: string, currency?: string, shortTermHold?: string, rollingReserve?: string, omit?: unknown }} body
+ */
+function setBalanceTerms(state, body) {
+	const { merchant, currency } = balanceOfAdmin(state, body);
+	const omit = body.omit === undefined ? [] : body.omit;
+	if (!Array.isArray(omit) || omit.some((field) => !BALANCE_FIELDS.includes(field)))
+		fail(E_FIELD, `omit must be a list of balance reply fields (${BALANCE_FIELDS.join(', ')})`);
+	const held = (/** @type {string | undefined} */ amount) => (amount ? amountMinorOf(String(amount), currency) : 0);
+	state.store.balanceTerms.set(balanceName(merchant, currency), {
+		shortTermHoldMinor: held(body.shortTermHold),
+		rollingReserveMinor: held(body.rollingReserve),
+		omit: /** @type {string[]} */ (omit),
+	});
+	return currentFields(state, merchant, currency);
+}
+
+/**
+ * The merchant and currency an admin request names (the merchant must have an endpoint in it).
+ * @param {GatewayState} state
+ * @param {{ merchant?: string, currency?: string }} body
+ */
+function balanceOfAdmin(state, body) {
+	const merchant = state.config.byLogin.get(String(body.merchant));
+	if (!merchant) fail(E_FIELD, `Unknown merchant '${body.merchant}'`);
+	const currency = String(body.currency || '').toUpperCase();
+	if (!merchant.endpoints.some((endpoint) => endpoint.currency === currency))
+		fail(E_FIELD, `Merchant ${merchant.login} has no ${currency || 'currency'} endpoint`);
+	return { merchant, currency };
+}
+
+/**
+ * A balance's reply fields now.
+ * @param {GatewayState} state
+ * @param {Merchant} merchant
+ * @param {string} currency
+ */
+function currentFields(state, merchant, currency) {
 	return balanceFields(
 		/** @type {Balance} */ (balancesOf(state, merchant).find((balance) => balance.currency === currency)),
 		false,
 	);
 }
 
-module.exports = { getBalance, adjustBalance, balancesOf };
+module.exports = { getBalance, adjustBalance, setBalanceTerms, balancesOf };

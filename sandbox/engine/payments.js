@@ -1,7 +1,7 @@
 // @ts-check
 'use strict';
 // Initial operations that start an order: sale, preauth, rebill, account verification (also
-// synchronous), payouts, transfers and the PAN eligibility check.
+// synchronous), payouts and transfers (the PAN eligibility checks: pan-eligibility.js).
 const cards = require('../cards');
 const { validateCard } = require('./card-input');
 const { E_FIELD, fail } = require('./errors');
@@ -14,7 +14,7 @@ const { chargeableRecurringPayment, findCardReference, makeCardReference } = req
 /** @typedef {import('./types').Handler} Handler */
 
 /**
- * sale, preauth, rebills, account verification, payouts, transfers, PAN eligibility: a new order
+ * sale, preauth, rebills, account verification, payouts, transfers: a new order
  * (or, for a repeated client order id, the first reply again), final at once unless something
  * holds it back (3-D Secure, a stay-processing fault, pollsBeforeFinal).
  * @type {Handler}
@@ -27,7 +27,7 @@ function startPayment(state, context) {
 	const endpoint = endpointFor(scope, params.currency);
 	const currency = endpoint.currency;
 	let amountMinor = 0;
-	if (definition.kind !== 'verify' && definition.kind !== 'eligibility') {
+	if (definition.kind !== 'verify') {
 		if (context.amountMinor === null || !(context.amountMinor > 0)) fail(E_FIELD, 'Amount must be greater than zero');
 		amountMinor = context.amountMinor;
 	}
@@ -55,8 +55,6 @@ function startPayment(state, context) {
 	}
 	if (params.cvv2 && !/^\d{3,4}$/.test(params.cvv2)) fail(E_FIELD, 'Invalid cvv2');
 	if (definition.destination) requireDestination(state, definition, params, merchant);
-	// PAN eligibility: the order shows the first card it checks (the sending one, when both are).
-	for (const role of definition.eligibilityCards || []) card = card || eligibilityCard(state, merchant, params, role);
 
 	const outcome = cards.cvvOutcome(params.cvv2);
 	if (outcome.threeDS && !threeDSAllowed) delete outcome.threeDS;
@@ -64,27 +62,6 @@ function startPayment(state, context) {
 	order.reply = asyncReply(order, context.serial);
 	settle(state, order);
 	return order.reply;
-}
-
-/**
- * The card a PAN eligibility check names in one role ('sending', 'receiving'): by reference, or by
- * number (Luhn-checked); null when it names none.
- * @param {import('./types').GatewayState} state
- * @param {import('./types').Merchant} merchant
- * @param {import('./types').Params} params
- * @param {string} role
- * @returns {import('./types').CardSummary | null}
- */
-function eligibilityCard(state, merchant, params, role) {
-	const number = params[`${role}-card-number`];
-	if (number && !cards.luhnValid(number)) fail(E_FIELD, `Invalid card number in '${role}-card-number'`);
-	const reference = params[`${role}-card-ref-id`];
-	if (reference) return findCardReference(state, merchant, reference).card;
-	if (!number) return null;
-	// The docs name the expiry and printed name of the sending card only.
-	return role === 'sending'
-		? cards.cardSummary(number, params.expire_month, params.expire_year, params['card-printed-name'])
-		: cards.cardSummary(number, undefined, undefined, undefined);
 }
 
 /**

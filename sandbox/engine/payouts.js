@@ -2,6 +2,7 @@
 'use strict';
 // Payouts and transfers: where the money goes, and the v4 two-step payout (check, then pay).
 const cards = require('../cards');
+const { requireSignerLogin } = require('./auth');
 const { queueCallback } = require('./callbacks');
 const { E_FIELD, E_NOT_FOUND, E_STATE, fail } = require('./errors');
 const { addTransaction, asyncReply, recordInLedger } = require('./orders');
@@ -59,20 +60,17 @@ function requireDestination(state, definition, params, merchant) {
 }
 
 /**
- * payout-pay (v4): pay a checked payout, once; a repeated pay gets the same reply.
+ * payout-pay (v4): pay a checked payout, once; a repeated pay gets the same reply. api_v4_payout-pay
+ * lists client_orderid, orderid and login as required (the command table); the login must be the signer's.
  * @type {import('./types').Handler}
  */
 function payCheckedPayout(state, context) {
-	const { params, scope, merchant } = context;
+	const { params, merchant } = context;
+	requireSignerLogin(context);
 	const clientOrderId = field(params, 'client_orderid');
-	const order = params.orderid
-		? state.store.orders.get(String(params.orderid))
-		: state.store.findByClientId(scope.key, clientOrderId);
+	const order = state.store.orders.get(String(params.orderid));
 	if (!order || order.merchant !== merchant || order.clientOrderId !== clientOrderId || order.kind !== 'payout-check') {
-		fail(
-			E_NOT_FOUND,
-			`No payout check found for client_orderid ${clientOrderId}${params.orderid ? ` / orderid ${params.orderid}` : ''}`,
-		);
+		fail(E_NOT_FOUND, `No payout check found for client_orderid ${clientOrderId} / orderid ${params.orderid}`);
 	}
 	if (order.paid) return { ...order.paid.reply, 'serial-number': context.serial };
 	if (!order.finalized || order.status !== 'approved') {

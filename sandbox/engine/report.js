@@ -2,24 +2,28 @@
 'use strict';
 // The remote transaction report (GET {host}/paynet-ui/services/transaction-report, OAuth HMAC-SHA1
 // over the query): the signing merchant's transactions — those its orders made, and the synthetic
-// rows the admin API seeded — filtered as the public docs describe, as RFC 4180 CSV lines generated
-// one at a time, so that a 100,000-row report is never held in memory.
-const { formatMinor } = require('../amount');
+// rows the admin API seeded — filtered as the public docs describe, in the merchant's layout
+// (report-layouts.js), as RFC 4180 CSV lines generated one at a time, so that a 100,000-row report
+// is never held in memory.
 const cards = require('../cards');
 const { csvRecord } = require('../csv');
+const { instantOf } = require('../zones');
 const { verifyOAuthSigner } = require('./auth');
 const { E_AUTH, E_FIELD, fail } = require('./errors');
+const { LAYOUTS } = require('./report-layouts');
 
 /** @typedef {import('./types').GatewayState} GatewayState */
 /** @typedef {import('./types').Merchant} Merchant */
 /** @typedef {import('./types').Order} Order */
 
 /**
- * One row of the report.
+ * One row of the report: a transaction and what its layouts show of its order.
  * @typedef {object} ReportRow
  * @property {string} orderid
  * @property {string} clientOrderId
+ * @property {string} merchant          login
  * @property {string} serial
+ * @property {number} index             the transaction's place in its order (0: the order's own)
  * @property {string} type
  * @property {string} status
  * @property {number} amountMinor
@@ -32,12 +36,20 @@ const { E_AUTH, E_FIELD, fail } = require('./errors');
  * @property {string} errorCode
  * @property {string} errorMessage
  * @property {string} orderDesc
+ * @property {number} orderCreatedMs
+ * @property {number} orderAmountMinor
+ * @property {{ amountMinor: number, bankMs: number | null } | null} initial   the order's own transaction, on a follow-up's row
+ * @property {boolean} toCard           a payout's or transfer's: the card is where the money went
+ * @property {Record<string, string>} params   the order's request, masked
  */
 
 /**
- * What a report request asks for, once checked.
+ * What a report request asks for, once checked. The dates are instants, read in the layout's zone.
  * @typedef {object} ReportQuery
  * @property {Merchant} merchant
+ * @property {import('./report-layouts').ReportLayout} layout
+ * @property {import('./types').ReportSettings} settings
+ * @property {{ server: string, user: string }} zones
  * @property {Set<string>} endpointIds
  * @property {number} createdFromMs
  * @property {number} createdToMs
@@ -66,51 +78,43 @@ const TYPES = new Set([...DOCUMENTED_TYPES, ...SANDBOX_TYPES]);
 // approved, declined, filtered: the docs; the others are statuses the sandbox's transactions can have.
 const STATUSES = new Set(['approved', 'declined', 'filtered', 'processing', 'unknown', 'error']);
 
-const COLUMNS = [
-	'paynet-order-id',
-	'merchant-order-id',
-	'serial-number',
-	'transaction-type',
-	'status',
-	'amount',
-	'currency',
-	'end-point-id',
-	'created-date',
-	'bank-date',
-	'card-number',
-	'card-type',
-	'cardholder-name',
-	'approval-code',
-	'error-code',
-	'error-message',
-	'order-desc',
-];
 const SYNTHETIC_CARD = cards.cardSummary('4444555566661111', '12', '2030', '');
 
 /**
- * A report date, `YYYY-MM-DD HH:MM:SS` (read as UTC), in milliseconds.
+ * A report date, `YYYY-MM-DD HH:MM:SS` read in `zone`, as the instant it names (milliseconds).
  * @param {Record<string, string>} params
  * @param {string} name
  * @param {boolean} required
+ * @param {string} zone
  * @returns {number | null}
  */
-function reportDate(params, name, required) {
+function reportDate(params, name, required, zone) {
 	const value = params[name];
 	if (value === undefined || value === '') {
 		if (required) fail(E_FIELD, `Field '${name}' is required`);
 		return null;
 	}
 	const parts = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(value);
-	const ms = parts ? Date.UTC(+parts[1], +parts[2] - 1, +parts[3], +parts[4], +parts[5], +parts[6]) : NaN;
+	const wallMs = parts ? Date.UTC(+parts[1], +parts[2] - 1, +parts[3], +parts[4], +parts[5], +parts[6]) : NaN;
 	// A date the calendar does not have (2026-02-30) comes back different.
-	if (!parts || formatReportDate(ms) !== value)
+	if (!parts || formatReportDate(wallMs) !== value)
 		fail(E_FIELD, `Field '${name}' must be a date in the format YYYY-MM-DD HH:MM:SS, got '${value}'`);
-	return ms;
+	return instantOf(zone, wallMs);
 }
 
 /** @param {number} ms */
 function formatReportDate(ms) {
 	return new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
+}
+
+/**
+ * The report settings in force for a merchant: the admin API's, else its configured ones.
+ * @param {GatewayState} state
+ * @param {Merchant} merchant
+ * @returns {import('./types').ReportSettings}
+ */
+function reportSettingsOf(state, merchant) {
+	return state.store.reportSettings.get(merchant.login) || merchant.report;
 }
 
 /**
@@ -144,8 +148,12 @@ function readReportRequest(state, request) {
 	/** @type {Record<string, string>} */
 	const params = {};
 	for (const [name, value] of request.queryPairs) if (!(name in params)) params[name] = value.trim();
-	const createdFromMs = /** @type {number} */ (reportDate(params, 'createdFromDate', true));
-	const createdToMs = /** @type {number} */ (reportDate(params, 'createdToDate', true));
+	const settings = reportSettingsOf(state, merchant);
+	const layout = LAYOUTS[settings.layout];
+	const zones = { server: state.options.serverTimeZone, user: state.options.userTimeZone };
+	const zone = layout.filterZone(zones);
+	const createdFromMs = /** @type {number} */ (reportDate(params, 'createdFromDate', true, zone));
+	const createdToMs = /** @type {number} */ (reportDate(params, 'createdToDate', true, zone));
 	if (createdToMs < createdFromMs) fail(E_FIELD, 'createdToDate is before createdFromDate');
 	if (createdToMs - createdFromMs > MAX_PERIOD_MS)
 		fail(E_FIELD, 'The period between createdFromDate and createdToDate must not exceed 31 days');
@@ -159,11 +167,14 @@ function readReportRequest(state, request) {
 	}
 	return {
 		merchant,
+		layout,
+		settings,
+		zones,
 		endpointIds,
 		createdFromMs,
 		createdToMs,
-		bankFromMs: reportDate(params, 'bankFromDate', false),
-		bankToMs: reportDate(params, 'bankToDate', false),
+		bankFromMs: reportDate(params, 'bankFromDate', false, zone),
+		bankToMs: reportDate(params, 'bankToDate', false, zone),
 		types: listFilter(params, 'transactionTypes', TYPES),
 		statuses: listFilter(params, 'transactionStatuses', STATUSES),
 	};
@@ -186,7 +197,7 @@ function within(ms, fromMs, toMs) {
  */
 function matches(query, row) {
 	if (!query.endpointIds.has(row.endpointId)) return false;
-	if (!within(row.createdMs, query.createdFromMs, query.createdToMs)) return false;
+	if (!within(query.layout.createdMs(row), query.createdFromMs, query.createdToMs)) return false;
 	if (query.bankFromMs !== null || query.bankToMs !== null) {
 		if (row.bankMs === null || !within(row.bankMs, query.bankFromMs, query.bankToMs)) return false;
 	}
@@ -201,13 +212,17 @@ function matches(query, row) {
  */
 function orderRows(order) {
 	const outcome = order.outcome;
+	const first = order.transactions[0];
+	const firstBankMs = first.status === 'processing' ? null : Date.parse(first.finalAt || first.at);
 	return order.transactions.map((transaction, index) => {
 		const initial = index === 0;
 		const failed = initial && order.finalized && transaction.status !== 'approved' && outcome;
 		return {
 			orderid: order.orderid,
 			clientOrderId: order.clientOrderId,
+			merchant: order.merchant.login,
 			serial: transaction.serial || '',
+			index,
 			// A payout check's own transaction is the check; the pay is the payout.
 			type: initial && order.kind === 'payout-check' ? 'payout-check' : transaction.type,
 			status: transaction.status,
@@ -221,6 +236,11 @@ function orderRows(order) {
 			errorCode: failed ? String(outcome.errorCode || '') : '',
 			errorMessage: failed ? outcome.errorMessage || '' : '',
 			orderDesc: order.params.order_desc || '',
+			orderCreatedMs: Date.parse(first.at),
+			orderAmountMinor: order.amountMinor,
+			initial: initial ? null : { amountMinor: first.amountMinor, bankMs: firstBankMs },
+			toCard: order.kind === 'payout' || order.kind === 'payout-check' || order.kind === 'transfer',
+			params: order.params,
 		};
 	});
 }
@@ -238,13 +258,16 @@ function* syntheticRows(batch, query) {
 	for (let n = first; n <= last; n++) {
 		const createdMs = batch.fromMs + n * batch.stepMs;
 		const declined = n % 10 === 9;
+		const amountMinor = 100 + ((n * 7919) % 100000);
 		yield {
 			orderid: String(batch.firstOrderId + n),
 			clientOrderId: `synthetic-${batch.firstOrderId + n}`,
+			merchant: batch.merchant,
 			serial: '',
+			index: 0,
 			type: 'sale',
 			status: declined ? 'declined' : 'approved',
-			amountMinor: 100 + ((n * 7919) % 100000),
+			amountMinor,
 			currency: batch.currency,
 			endpointId: batch.endpointId,
 			createdMs,
@@ -257,49 +280,32 @@ function* syntheticRows(batch, query) {
 				n % 100 === 0
 					? `Synthetic order ${n + 1},\nsecond line`
 					: `Synthetic order ${n + 1}, from ${batch.firstOrderId}`,
+			orderCreatedMs: createdMs,
+			orderAmountMinor: amountMinor,
+			initial: null,
+			toCard: false,
+			params: {},
 		};
 	}
 }
 
-/** @param {ReportRow} row */
-function rowRecord(row) {
-	return csvRecord([
-		row.orderid,
-		row.clientOrderId,
-		row.serial,
-		row.type,
-		row.status,
-		formatMinor(row.amountMinor, row.currency),
-		row.currency,
-		row.endpointId,
-		formatReportDate(row.createdMs),
-		row.bankMs === null ? '' : formatReportDate(row.bankMs),
-		row.card ? row.card.masked : '',
-		row.card ? row.card.type : '',
-		row.card ? row.card.holder : '',
-		row.approvalCode,
-		row.errorCode,
-		row.errorMessage,
-		row.orderDesc,
-	]);
-}
-
 /**
  * The report: the header record, then one record per matching transaction — the orders' in the
- * order they were made, then each synthetic batch's.
+ * order they were made, then each synthetic batch's — in the query's layout.
  * @param {GatewayState} state
  * @param {ReportQuery} query
  * @returns {Generator<string>}
  */
 function* reportRecords(state, query) {
-	yield csvRecord(COLUMNS);
+	const { layout, zones } = query;
+	yield csvRecord(layout.header);
 	for (const order of state.store.orders.values()) {
 		if (order.merchant !== query.merchant) continue;
-		for (const row of orderRows(order)) if (matches(query, row)) yield rowRecord(row);
+		for (const row of orderRows(order)) if (matches(query, row)) yield csvRecord(layout.values(row, zones));
 	}
 	for (const batch of state.store.syntheticReportBatches) {
 		if (batch.merchant !== query.merchant.login) continue;
-		for (const row of syntheticRows(batch, query)) if (matches(query, row)) yield rowRecord(row);
+		for (const row of syntheticRows(batch, query)) if (matches(query, row)) yield csvRecord(layout.values(row, zones));
 	}
 }
 
@@ -314,7 +320,7 @@ function seedReportRows(state, body) {
 	if (!endpoint) fail(E_FIELD, `Unknown endpoint '${body.endpoint}'`);
 	const count = Number(body.count);
 	if (!Number.isSafeInteger(count) || count < 1 || count > 10_000_000) fail(E_FIELD, "'count' must be 1 … 10,000,000");
-	const fromMs = body.from ? /** @type {number} */ (reportDate({ from: body.from }, 'from', true)) : Date.now();
+	const fromMs = body.from ? /** @type {number} */ (reportDate({ from: body.from }, 'from', true, 'UTC')) : Date.now();
 	const stepMs = body.stepMs === undefined ? 1000 : Number(body.stepMs);
 	if (!Number.isSafeInteger(stepMs) || stepMs < 1) fail(E_FIELD, "'stepMs' must be a positive integer");
 	const store = state.store;
@@ -337,4 +343,4 @@ function seedReportRows(state, body) {
 	};
 }
 
-module.exports = { readReportRequest, reportRecords, seedReportRows, COLUMNS };
+module.exports = { readReportRequest, reportRecords, reportSettingsOf, seedReportRows };

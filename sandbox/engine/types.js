@@ -26,6 +26,17 @@
  * @property {string} descriptor
  * @property {FaultSpec[]} faults
  * @property {boolean | string[]} balanceEnabled   get-balance for every merchant, none, or these logins
+ * @property {'emulator' | 'documented'} v4StatusReply   v4/status: the vendor emulator's short reply, or api_v4_status's full one
+ * @property {string} serverTimeZone    IANA zone of the gateway server (the platform's report layouts)
+ * @property {string} userTimeZone      IANA zone of the report layouts' "(User TZ)" columns
+ * @property {ReportSettings} report    every merchant's report settings unless its own say otherwise
+ */
+
+/**
+ * How a merchant's transaction report is served (engine/report-layouts.js).
+ * @typedef {object} ReportSettings
+ * @property {string} layout                        'sandbox' | 'transactions' | 'orders'
+ * @property {'text/csv' | 'text/html'} contentType
  */
 
 /**
@@ -56,6 +67,7 @@
  * @property {Endpoint[]} endpoints
  * @property {EndpointGroup[]} groups
  * @property {Map<string, number>} openingBalances   by currency, minor units (get-balance)
+ * @property {ReportSettings} report     as configured (the admin API may override it until a reset)
  */
 
 /**

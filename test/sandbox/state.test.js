@@ -369,16 +369,21 @@ describe('payouts, transfers, eligibility, recurring', () => {
 			'order-stage': 'payout_check_approved',
 		});
 		expect(await c.ledger(orderid)).toEqual([]);
-		const pay1 = await c.oauth('v4/payout-pay/1001', { client_orderid: cid });
-		const pay2 = await c.oauth('v4/payout-pay/1001', { client_orderid: cid, orderid });
+		const pay1 = await c.oauth('v4/payout-pay/1001', { login: MERCHANT.login, client_orderid: cid, orderid });
+		const pay2 = await c.oauth('v4/payout-pay/1001', { login: MERCHANT.login, client_orderid: cid, orderid });
 		expect(pay1.data).toMatchObject({ type: 'async-response', 'paynet-order-id': orderid });
 		expect(pay2.data['paynet-order-id']).toBe(orderid);
 		expect(kinds(await c.ledger(orderid))).toEqual(['payout:25.00']);
 		expect((await c.status(orderid, cid)).data).toMatchObject({ 'transaction-type': 'payout', status: 'approved' });
-		const unknown = await c.oauth('v4/payout-pay/1001', { client_orderid: c.cid('nochk') });
+		const unknown = await c.oauth('v4/payout-pay/1001', {
+			login: MERCHANT.login,
+			client_orderid: c.cid('nochk'),
+			orderid,
+		});
 		expect(unknown.data['error-code']).toBe(3);
 		const notCheck = await c.sale();
 		const wrong = await c.oauth('v4/payout-pay/1001', {
+			login: MERCHANT.login,
 			client_orderid: notCheck.params.client_orderid,
 			orderid: notCheck.orderid,
 		});
@@ -394,7 +399,7 @@ describe('payouts, transfers, eligibility, recurring', () => {
 
 	it('pay of a declined check → code 4', async () => {
 		const cid = c.cid('p3');
-		await c.oauth('v4/payout-check/1001', {
+		const chk = await c.oauth('v4/payout-check/1001', {
 			client_orderid: cid,
 			amount: '1.00',
 			currency: 'USD',
@@ -403,7 +408,8 @@ describe('payouts, transfers, eligibility, recurring', () => {
 			expire_year: '2035',
 			cvv2: '116',
 		});
-		expect((await c.oauth('v4/payout-pay/1001', { client_orderid: cid })).data['error-code']).toBe(4);
+		const pay = { login: MERCHANT.login, client_orderid: cid, orderid: chk.data['paynet-order-id'] };
+		expect((await c.oauth('v4/payout-pay/1001', pay)).data['error-code']).toBe(4);
 	});
 
 	it('v2 payout, v4 payout, transfer, transfer-by-ref move money once per client_orderid', async () => {
