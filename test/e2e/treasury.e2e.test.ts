@@ -77,6 +77,8 @@ function manualWorkflow(id: string, parameters: Json, items?: Json[]) {
 	};
 }
 
+const THREE_ITEMS = [{ n: 1 }, { n: 2 }, { n: 3 }];
+
 const WORKFLOWS = {
 	getMany: manualWorkflow('e2eTreasuryGetMany', {
 		resource: 'transaction',
@@ -84,15 +86,23 @@ const WORKFLOWS = {
 		createdFrom: `${REPORT_DAY} 00:00:00`,
 		createdTo: `${REPORT_DAY} 23:59:59`,
 		returnAll: true,
+		// the sandbox's own layout writes UTC
+		options: { timeZone: 'UTC' },
 	}),
-	getManyLimited: manualWorkflow('e2eTreasuryGetManyLimit', {
-		resource: 'transaction',
-		operation: 'getMany',
-		createdFrom: REPORT_DAY,
-		createdTo: REPORT_DAY,
-		limit: 3,
-		filters: { transactionStatuses: ['declined'] },
-	}),
+	// three input items: the report is still read once for the run
+	getManyLimited: manualWorkflow(
+		'e2eTreasuryGetManyLimit',
+		{
+			resource: 'transaction',
+			operation: 'getMany',
+			createdFrom: REPORT_DAY,
+			createdTo: REPORT_DAY,
+			limit: 3,
+			filters: { transactionStatuses: ['declined'] },
+			options: { timeZone: 'UTC' },
+		},
+		THREE_ITEMS,
+	),
 	reconcile: manualWorkflow(
 		'e2eTreasuryReconcile',
 		{
@@ -107,7 +117,12 @@ const WORKFLOWS = {
 			{ merchantOrderId: 'never-sent-1', amount: '1.00', currency: 'USD', status: 'approved' },
 		],
 	),
-	balance: manualWorkflow('e2eTreasuryBalance', { resource: 'balance', operation: 'get', balanceOf: 'merchant' }),
+	// three input items: the balances are read (and output) once for the run
+	balance: manualWorkflow(
+		'e2eTreasuryBalance',
+		{ resource: 'balance', operation: 'get', balanceOf: 'merchant' },
+		THREE_ITEMS,
+	),
 };
 
 let env: E2eEnvironment;
@@ -154,7 +169,7 @@ const sinkMessages = async () =>
 	((await (await fetch(`${sink.url}/sandbox/sink`)).json()) as { messages: Array<{ message: { text: string } }> })
 		.messages;
 
-test('Balance → Get: every balance of the merchant, as decimal strings, with what is available for payouts', async () => {
+test('Balance → Get: every balance of the merchant once for three input items, as decimal strings, with what is available for payouts and from which fields', async () => {
 	const balances = emitted(succeeded(await execute(WORKFLOWS.balance.id)), 'Card Gateway');
 	expect(balances.find((balance) => balance.currency === 'USD')).toMatchObject({
 		name: 'n8n-test-merchant-USD',
@@ -162,11 +177,12 @@ test('Balance → Get: every balance of the merchant, as decimal strings, with w
 		onlineLiveAmount: '10000.00',
 		pendingPayouts: '0.00',
 		availableForPayouts: '10000.00',
+		availableFrom: 'online-balance-live-amount − amount-buffer-hold',
 	});
 	expect(balances.map((balance) => balance.currency).sort()).toEqual(['EUR', 'JPY', 'USD']);
 }, 120_000);
 
-test('Transaction → Get Many: one item per transaction of the day, named fields, the card masked; Limit and filters', async () => {
+test('Transaction → Get Many: one item per transaction of the day, named fields, times in UTC read in the Report Time Zone, the card masked; Limit and filters; read once for three input items', async () => {
 	const all = emitted(succeeded(await execute(WORKFLOWS.getMany.id)), 'Card Gateway');
 	expect(all).toHaveLength(120);
 	expect(all[0]).toMatchObject({
@@ -177,6 +193,9 @@ test('Transaction → Get Many: one item per transaction of the day, named field
 		amount: expect.stringMatching(/^\d+\.\d\d$/),
 		currency: 'USD',
 		createdDate: `${REPORT_DAY} 08:00:00`,
+		createdAt: `${REPORT_DAY}T08:00:00.000Z`,
+		timeZone: 'UTC',
+		reportLayout: 'sandbox',
 		cardNumber: '444455******1111',
 	});
 	expect(all.filter((item) => item.status === 'declined')).toHaveLength(12);
@@ -194,21 +213,50 @@ test('Transaction → Reconcile: the books against the day’s report; only diff
 		gatewayOrders: 120,
 		matching: 0,
 		differences: { missingAtGateway: 1, duplicateInYourRecords: 1, unknownToYou: 120 },
+		unknownToYouLeftOut: 0,
 		totals: { yours: { USD: '2.00' } },
 	});
 	expect(items.filter((item) => item.difference === 'missingAtGateway')).toEqual([
-		expect.objectContaining({ merchantOrderId: 'never-sent-1', gateway: null }),
+		expect.objectContaining({
+			merchantOrderId: 'never-sent-1',
+			gateway: null,
+			message: 'missing at the gateway: yours 1.00 USD approved, gateway —',
+		}),
 	]);
-	// the gateway's approved total is the day's approved rows, added exactly
-	const approved = items.filter(
-		(item) => item.difference === 'unknownToYou' && (item.gateway as Json).status === 'approved',
+	// Every row is an order only the gateway has, said in words with its net: an approved sale nets its
+	// amount, a declined one nothing.
+	const unknown = items.filter((item) => item.difference === 'unknownToYou');
+	const [batch] = (await env.admin<{ batches: Array<{ firstOrderId: number; count: number }> }>('GET', 'report-rows'))
+		.batches;
+	expect(unknown.map((item) => (item.gateway as Json).orderId)).toEqual(
+		Array.from({ length: batch.count }, (_, n) => String(batch.firstOrderId + n)),
 	);
+	for (const item of unknown) {
+		const gateway = item.gateway as Json;
+		const net = gateway.status === 'approved' ? String(gateway.amount) : '0.00';
+		expect(gateway).toMatchObject({ kind: 'sale', type: 'sale', currency: 'USD', net });
+		expect(item.message).toBe(
+			`unknown to you: yours —, gateway sale ${gateway.orderId} ${gateway.amount} USD ${gateway.status}; net ${net} USD`,
+		);
+	}
+	// the gateway's money is the day's approved rows, added exactly: sales and net, nothing else moved
+	const approved = unknown.filter((item) => (item.gateway as Json).status === 'approved');
+	expect(approved).toHaveLength(108);
 	const cents = approved.reduce(
 		(sum, item) => sum + BigInt(String((item.gateway as Json).amount).replace('.', '')),
 		0n,
 	);
-	expect((summary.totals as Json).gatewayApproved).toEqual({
-		USD: `${cents / 100n}.${String(cents % 100n).padStart(2, '0')}`,
+	const sales = `${cents / 100n}.${String(cents % 100n).padStart(2, '0')}`;
+	expect((summary.totals as Json).gateway).toEqual({
+		USD: {
+			sales,
+			refunds: '0.00',
+			voids: '0.00',
+			chargebacks: '0.00',
+			payouts: '0.00',
+			transfers: '0.00',
+			net: sales,
+		},
 	});
 }, 120_000);
 
@@ -224,38 +272,58 @@ test("reconciliation example: the books against each order's status; only demo-o
 	expect(items[1]).toMatchObject({ yourRecords: 5, matching: 4 });
 }, 120_000);
 
-test('nightly reconciliation example: yesterday’s report against the stand-in books; one alert lists the differences', async () => {
-	// Yesterday in n8n's time zone may be one of these UTC days: each has five approved sales.
-	for (const daysAgo of [1, 2]) {
-		const day = new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
-		await env.admin('POST', 'report-rows', { endpoint: '1001', count: 5, from: `${day} 12:00:00`, stepMs: 60_000 });
-	}
+test('nightly reconciliation example: Run now reads today so far in the gateway’s zone against the stand-in books; one alert says what differs and the day’s money', async () => {
+	// Run now reads today so far in the gateway's zone (UTC for the sandbox): five approved sales at the
+	// start of today, besides the demo orders the tests above made. Seeded and run on one UTC day.
+	const untilMidnight = 86_400_000 - (Date.now() % 86_400_000);
+	if (untilMidnight < 120_000) await new Promise((resolve) => setTimeout(resolve, untilMidnight + 5_000));
+	const today = new Date().toISOString().slice(0, 10);
+	await env.admin('POST', 'report-rows', { endpoint: '1001', count: 5, from: `${today} 00:00:00`, stepMs: 1_000 });
 	const run = succeeded(await execute(NIGHTLY));
-	const transactions = emitted(run, "Yesterday's transactions");
-	expect(transactions.length).toBeGreaterThanOrEqual(5);
-	const differences = emitted(run, 'Reconcile').filter((item) => !item.summary);
+	expect(emitted(run, 'Period')).toEqual([
+		{
+			zone: 'UTC',
+			day: today,
+			from: `${today} 00:00:00`,
+			to: expect.stringMatching(new RegExp(`^${today} \\d\\d:\\d\\d:\\d\\d$`)),
+		},
+	]);
+	const transactions = emitted(run, "Gateway's transactions");
+	expect(transactions.filter((item) => String(item.merchantOrderId).startsWith('synthetic-'))).toHaveLength(5);
 	const sales = transactions.filter((item) => item.type === 'sale' && item.status === 'approved');
-	expect(differences.map((item) => [item.difference, item.merchantOrderId])).toEqual(
-		expect.arrayContaining([
-			['amountDiffers', sales[2].merchantOrderId],
-			['missingAtGateway', 'books-only-order'],
-			['unknownToYou', sales[1].merchantOrderId],
-		]),
-	);
+	// Declines and payouts nobody booked are left out of the differences (still in the totals).
+	const leftOut = new Set(transactions.filter((item) => !sales.includes(item)).map((item) => item.merchantOrderId));
+	const reconciled = emitted(run, 'Reconcile');
+	const differences = reconciled.filter((item) => !item.summary);
+	expect(differences.map((item) => [item.difference, item.merchantOrderId])).toEqual([
+		['amountDiffers', sales[2].merchantOrderId],
+		['missingAtGateway', 'books-only-order'],
+		['unknownToYou', sales[1].merchantOrderId],
+	]);
+	expect(reconciled.at(-1)).toMatchObject({ summary: true, unknownToYouLeftOut: leftOut.size });
+
+	// The day's money, added exactly from the report's rows: every approved sale, nothing else moved.
+	const cents = sales.reduce((sum, item) => sum + BigInt(String(item.amount).replace('.', '')), 0n);
+	const total = `${cents / 100n}.${String(cents % 100n).padStart(2, '0')}`;
 	const messages = await sinkMessages();
 	expect(messages).toHaveLength(1);
-	const { text } = messages[0].message;
-	expect(text).toContain(`${differences.length} difference(s)`);
-	expect(text).toContain(
-		`amountDiffers ${sales[2].merchantOrderId}: yours 999.99 USD approved, gateway ${sales[2].amount} USD approved`,
+	expect(messages[0].message.text).toBe(
+		[
+			`:warning: Reconciliation of ${today} (UTC): 3 difference(s)`,
+			`• amount differs: yours 999.99 USD approved, gateway sale ${sales[2].orderId} ${sales[2].amount} USD approved; net ${sales[2].amount} USD`,
+			'• missing at the gateway: yours 5.00 USD approved, gateway —',
+			`• unknown to you: yours —, gateway sale ${sales[1].orderId} ${sales[1].amount} USD approved; net ${sales[1].amount} USD`,
+			`Gateway money: USD net ${total} (sales ${total}, refunds 0.00, voids 0.00, chargebacks 0.00, payouts 0.00)${
+				leftOut.size ? `\n(${leftOut.size} declined order(s) or payout(s) only the gateway has left out)` : ''
+			}`,
+		].join('\n'),
 	);
-	expect(text).toContain('missingAtGateway books-only-order: yours 5.00 USD approved, gateway —');
-}, 180_000);
+}, 300_000);
 
 test('payout run example: the balance covers the run, so the valid payouts are paid; a low balance stops it before paying anything', async () => {
 	const paid = succeeded(await execute(PAYOUT_RUN));
 	expect(emitted(paid, 'Balance: Get')).toEqual([
-		expect.objectContaining({ currency: 'USD', requiredAmount: '195.50', sufficient: true }),
+		expect.objectContaining({ currency: 'USD', requiredAmount: '195.50', requiredCurrency: 'USD', sufficient: true }),
 	]);
 	expect(emitted(paid, 'Paid').map((item) => [item.recipient, item.amount])).toEqual([
 		['Northwind Traders', '120.00'],
@@ -279,7 +347,7 @@ test('payout run example: the balance covers the run, so the valid payouts are p
 	const stopped = await execute(PAYOUT_RUN);
 	expect(stopped.status).toBe('error');
 	expect(stopped.data.resultData.error?.message).toBe(
-		"Payout run stopped before paying anything: 100.00 USD available (balance less pending payouts) is below the run's total of 195.50 (short by 95.50). The payouts were only checked: no money moved.",
+		'Payout run stopped before paying anything: 100.00 USD available (online-balance-live-amount − amount-buffer-hold) is short of the 195.50 USD the run needs. The payouts were only checked: no money moved.',
 	);
 	expect((await ledger()).filter((entry) => entry.kind === 'payout')).toHaveLength(payoutsBefore);
 }, 180_000);

@@ -84,7 +84,8 @@ function aboutAnotherOrder(body) {
 
 /**
  * Starts the proxy in front of `gatewayUrl`. `plan(request)` decides per request:
- * `{ forward: boolean, answer: keyof ANSWERS }` (default: forward and pass).
+ * `{ forward: boolean, answer: keyof ANSWERS, reply?: { status, type, body } | (upstream) => … }`
+ * (default: forward and pass).
  */
 async function startHostileGateway(gatewayUrl, plan = () => ({ forward: true, answer: 'pass' })) {
 	const elsewhere = { requests: [] };
@@ -120,6 +121,13 @@ async function startHostileGateway(gatewayUrl, plan = () => ({ forward: true, an
 				forwarded.on('error', reject);
 				forwarded.end(body);
 			}).catch(() => undefined);
+		}
+		// A reply the test writes itself: { status, type, body }, or a function of the gateway's reply (if forwarded).
+		const own = typeof decision.reply === 'function' ? decision.reply(upstream) : decision.reply;
+		if (own) {
+			res.writeHead(own.status, { 'content-type': own.type, 'content-length': Buffer.byteLength(own.body) });
+			res.end(own.body);
+			return;
 		}
 		const answer = ANSWERS[decision.answer];
 		if (answer === undefined) throw new Error(`unknown answer ${decision.answer}`);

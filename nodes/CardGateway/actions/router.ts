@@ -140,7 +140,8 @@ async function readManyItems(
 	secrets: readonly string[],
 ): Promise<INodeExecutionData[]> {
 	try {
-		return (await readMany.run(ctx)).map((item) => ({ ...item, json: maskSensitive(item.json, secrets) }));
+		const mask = readMany.mask ?? maskSensitive;
+		return (await readMany.run(ctx)).map((item) => ({ ...item, json: mask(item.json, secrets) }));
 	} catch (error) {
 		const safe = scrub(error as Error, secrets);
 		if (!ctx.continueOnFail()) throw safe;

@@ -28,13 +28,14 @@ function isSecretField(name: string): boolean {
 	return key === 'csc' || key === 'cid' || SECRET_PARTS.some((part) => key.includes(part));
 }
 
-type FieldKind = 'pan' | 'secret' | 'other';
+export type FieldKind = 'pan' | 'secret' | 'other';
 
 /** Field names seen so far and what they hold (replies repeat the same few dozen names); names with digits are not kept. */
 const fieldKinds = new Map<string, FieldKind>();
 const MAX_REMEMBERED_NAMES = 2000;
 
-function fieldKind(name: string): FieldKind {
+/** What a field holds, by its name: a card number, a secret (never shown), or anything else. */
+export function fieldKind(name: string): FieldKind {
 	let kind = fieldKinds.get(name);
 	if (kind === undefined) {
 		kind = isSecretField(name) ? 'secret' : isPanField(name) ? 'pan' : 'other';
@@ -126,11 +127,16 @@ function maskRun(run: string): string {
 /** Masks card numbers found in free text and blanks out the given secrets (keys, passphrases). */
 export function maskText(text: string, secrets: readonly string[] = []): string {
 	// every digit is at least one character: a shorter text cannot hold a card number
-	let masked = text.length < MIN_PAN_DIGITS ? text : text.replace(DIGIT_GROUPS, maskRun);
+	return redactSecrets(text.length < MIN_PAN_DIGITS ? text : text.replace(DIGIT_GROUPS, maskRun), secrets);
+}
+
+/** Blanks out the given secrets (keys, passphrases) in a text; card numbers are left to the caller. */
+export function redactSecrets(text: string, secrets: readonly string[]): string {
+	let redacted = text;
 	for (const secret of secrets) {
-		if (secret && secret.length >= 4 && masked.includes(secret)) masked = masked.split(secret).join(REDACTED);
+		if (secret && secret.length >= 4 && redacted.includes(secret)) redacted = redacted.split(secret).join(REDACTED);
 	}
-	return masked;
+	return redacted;
 }
 
 /**

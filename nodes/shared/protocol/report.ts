@@ -1,7 +1,5 @@
 import { OPERATIONS } from './catalogue';
 import { GatewayInputError } from './errors';
-import { asciiDigits, maskPan } from './masking';
-import { comparableName } from './names';
 
 /*
  * The remote transaction report (doc.payneteasy.com `integration/API_commands/services_transaction-report`,
@@ -86,90 +84,36 @@ export function reportWindows(from: number, to: number): Array<{ from: string; t
 	return windows;
 }
 
+/** The layouts the node knows, recognised by their header (columns are still read by name in any of them). */
+export type ReportLayout = 'sandbox' | 'transactions' | 'orders' | 'unrecognised';
+
 /** One transaction of the report, named (the same names whatever the columns were called). */
 export interface ReportTransaction {
 	transactionId?: string;
+	/** The gateway's order ID (the transactions layout has none). */
 	orderId?: string;
 	merchantOrderId?: string;
 	type?: string;
 	status?: string;
+	/** The transaction's amount, as the report wrote it. */
 	amount?: string;
 	currency?: string;
+	/** The order's amount, where the layout gives it apart from the transaction's (orders layout). */
+	orderAmount?: string;
+	/** When the transaction was created, and reached the bank, as the report wrote it (its zone's wall clock). */
 	createdDate?: string;
 	bankDate?: string;
+	/** When its order was created (the orders layout gives only this). */
+	orderCreatedDate?: string;
+	/** `createdDate`, `bankDate`, `orderCreatedDate` read in `timeZone`, as UTC instants (ISO 8601); absent when not a date and time. */
+	createdAt?: string;
+	bankAt?: string;
+	orderCreatedAt?: string;
+	/** The zone the row's times were read in. */
+	timeZone?: string;
 	cardNumber?: string;
 	endpointId?: string;
+	reportLayout?: ReportLayout;
 	/** Columns the node has no name for, under their header. */
 	otherColumns?: Record<string, string>;
-}
-
-type NamedColumn = Exclude<keyof ReportTransaction, 'otherColumns'>;
-
-/** Header spellings of each named field, compared without case or separators. */
-const COLUMN_SPELLINGS: Record<NamedColumn, readonly string[]> = {
-	transactionId: ['transaction id', 'id', 'tx id', 'transaction', 'serial number'],
-	orderId: ['order id', 'orderid', 'paynet order id', 'paynet-order-id', 'order'],
-	merchantOrderId: ['merchant order id', 'client_orderid', 'client order id', 'merchant order', 'merchant-order-id'],
-	type: ['type', 'transaction type', 'transaction_type'],
-	status: ['status', 'transaction status'],
-	amount: ['amount', 'transaction amount'],
-	currency: ['currency', 'currency code'],
-	createdDate: ['created date', 'created', 'creation date', 'date created', 'created at', 'date'],
-	bankDate: ['bank date', 'uploaded to bank', 'bank upload date'],
-	cardNumber: ['card number', 'card', 'masked card', 'pan', 'card-number', 'credit card number'],
-	endpointId: ['endpoint id', 'endpoint', 'endpointid'],
-};
-
-const COLUMN_BY_SPELLING = new Map<string, NamedColumn>(
-	(Object.entries(COLUMN_SPELLINGS) as Array<[NamedColumn, readonly string[]]>).flatMap(([name, spellings]) =>
-		spellings.map((spelling) => [comparableName(spelling), name] as const),
-	),
-);
-
-/** Reads report rows by the header's column names. */
-export class ReportColumns {
-	private readonly named: Array<NamedColumn | undefined>;
-
-	constructor(private readonly header: readonly string[]) {
-		const taken = new Set<NamedColumn>();
-		this.named = header.map((column) => {
-			const name = COLUMN_BY_SPELLING.get(comparableName(column));
-			if (!name || taken.has(name)) return undefined;
-			taken.add(name);
-			return name;
-		});
-		// What no report can lack: without these a reply is something else (a login page, an error text).
-		const missing = (['amount', 'status'] as const).filter((name) => !taken.has(name));
-		const ids = ['orderId', 'merchantOrderId', 'transactionId'] as const;
-		const labels: string[] = [...missing];
-		if (!ids.some((id) => taken.has(id))) labels.push('order ID');
-		if (labels.length) {
-			throw new GatewayInputError(
-				'report',
-				`the reply is not a transaction report: its first line has no ${labels.join(', ')} column`,
-			);
-		}
-	}
-
-	/** One row as a transaction: amounts and IDs as strings, the card number masked again. */
-	read(row: readonly string[]): ReportTransaction {
-		const transaction: ReportTransaction = {};
-		let other: Record<string, string> | undefined;
-		row.forEach((raw, index) => {
-			const value = raw.trim();
-			const name = this.named[index];
-			if (name === 'cardNumber') transaction.cardNumber = maskedAgain(value);
-			else if (name === 'currency' || name === 'type' || name === 'status')
-				transaction[name] = name === 'currency' ? value.toUpperCase() : value.toLowerCase();
-			else if (name) transaction[name] = value;
-			else if (index < this.header.length && value) (other ??= {})[this.header[index]] = value;
-		});
-		if (other) transaction.otherColumns = other;
-		return transaction;
-	}
-}
-
-/** A card number as the report gives it, masked again: a whole number (12+ digits) keeps its first 6 and last 4. */
-function maskedAgain(value: string): string {
-	return asciiDigits(value).length >= 12 ? maskPan(value) : value;
 }

@@ -9,7 +9,16 @@ import {
 
 import { withMoneyEffect } from '../../../shared/moneyEffect';
 import { currencyDigits } from '../../../shared/protocol/amount';
-import { formatSignedUnits, readBalances, signedUnits, type GatewayBalance } from '../../../shared/protocol/balance';
+import {
+	availableForPayouts,
+	formatSignedUnits,
+	notABalanceReply,
+	parseRequiredAmount,
+	readBalances,
+	sufficiency,
+	type GatewayBalance,
+	type RequiredAmount,
+} from '../../../shared/protocol/balance';
 import { OPERATIONS, operationUrl } from '../../../shared/protocol/catalogue';
 import { GatewayInputError } from '../../../shared/protocol/errors';
 import { classifyReply, JSON_MEDIA_TYPE, parseGatewayReply, type GatewayFailure } from '../../../shared/protocol/reply';
@@ -67,9 +76,10 @@ const parameters: INodeProperties[] = [
 				name: 'requiredAmount',
 				type: 'string',
 				default: '',
-				placeholder: "e.g. 1250.00, or {{ $('Payouts').all().map(i => i.json.amount).join(' + ') }}",
+				placeholder:
+					"e.g. 1250.00 USD, or {{ $('Payouts').all().map(i => i.json.amount + ' ' + i.json.currency).join(' + ') }}",
 				description:
-					'What a payout run needs: a decimal, or several joined with "+" (added exactly). Each balance then says whether what is available (live amount less pending payouts) covers it: "sufficient", "shortfall".',
+					'What a payout run needs, each amount with its currency: "500.00 USD", or several joined with "+" (added exactly, one currency). Each balance then says whether what it has available in that currency covers it: "sufficient" (true, false, or null when the reply does not show what is available), "shortfall", "sufficientReason".',
 			},
 			{
 				displayName: 'Timeout (Seconds)',
@@ -93,17 +103,15 @@ export default defineOperation({
 	},
 	readMany: {
 		parameters,
+		// Once for the run, from the first item's parameters (docs/node.md): not once per input item.
 		async run(ctx) {
-			const output = [];
-			for (let itemIndex = 0; itemIndex < ctx.getInputData().length; itemIndex++) {
-				for (const json of await balancesOfItem(ctx, itemIndex)) output.push({ json, pairedItem: { item: itemIndex } });
-			}
-			return output;
+			return (await balancesOfRun(ctx)).map((json) => ({ json, pairedItem: { item: 0 } }));
 		},
 	},
 });
 
-async function balancesOfItem(ctx: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+async function balancesOfRun(ctx: IExecuteFunctions): Promise<IDataObject[]> {
+	const itemIndex = 0;
 	const balanceOf = ctx.getNodeParameter('balanceOf', itemIndex, 'endpoint') as BalanceOf;
 	const balanceName = String(ctx.getNodeParameter('balanceName', itemIndex, '')).trim();
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
@@ -135,10 +143,27 @@ async function balancesOfItem(ctx: IExecuteFunctions, itemIndex: number): Promis
 	}).catch((error: Error) => {
 		throw notSent(error);
 	});
-	const text = await answerText(ctx, outcome, itemIndex);
-	const balances = readBalances(text);
-	if (balances.length === 0) throw notSent(refusal(ctx, outcome, text, itemIndex));
-	return balances.map((balance) => withAvailability(ctx, balance, required, itemIndex));
+	const { statusCode, contentType, text } = answerOf(ctx, outcome, itemIndex);
+	const reply = parseGatewayReply(statusCode, contentType, text);
+	const failure = classifyReply(reply);
+	if (failure) throw notSent(refusal(ctx, failure, itemIndex));
+	const notBalance = notABalanceReply(reply, text);
+	if (notBalance) {
+		throw notSent(
+			gatewayError(
+				ctx,
+				{
+					kind: 'transport',
+					httpStatus: reply.httpStatus,
+					message: `The gateway's answer is not a balance: ${notBalance}`,
+				},
+				itemIndex,
+				'',
+				READS_ONLY,
+			),
+		);
+	}
+	return readBalances(text).map((balance) => withAvailability(balance, required));
 }
 
 function balanceUrl(baseUrl: string, balanceOf: BalanceOf, endpointId: string, login: string): string {
@@ -147,56 +172,41 @@ function balanceUrl(baseUrl: string, balanceOf: BalanceOf, endpointId: string, l
 	return `${operationUrl(baseUrl, operation, { endpointId: balanceOf })}/${encodeURIComponent(login)}`;
 }
 
-/** Required Amount: one decimal, or several joined with "+" (a run's amounts), added exactly. */
-function requiredAmount(ctx: IExecuteFunctions, options: IDataObject, itemIndex: number): bigint | undefined {
+/** Required Amount, with its currency; undefined when not asked. */
+function requiredAmount(ctx: IExecuteFunctions, options: IDataObject, itemIndex: number): RequiredAmount | undefined {
 	const text = String(options.requiredAmount ?? '').trim();
 	if (!text) return undefined;
 	try {
-		return text.split('+').reduce((sum, term) => {
-			const units = signedUnits(term, 'Required Amount');
-			if (units < 0n) throw new GatewayInputError('Required Amount', '"Required Amount" must not be negative');
-			return sum + units;
-		}, 0n);
+		return parseRequiredAmount(text);
 	} catch (error) {
 		throw notSent(inputError(ctx, error as GatewayInputError, itemIndex));
 	}
 }
 
-/** The balance with what is available for payouts (live amount less pending payouts) and, when asked, whether it covers the run. */
-function withAvailability(
-	ctx: IExecuteFunctions,
-	balance: GatewayBalance,
-	required: bigint | undefined,
-	itemIndex: number,
-): IDataObject {
-	const digits = currencyDigits(balance.currency);
-	const output: IDataObject = { ...balance };
-	const live = balance.onlineLiveAmount ?? balance.amount;
-	if (live === undefined) return output;
-	let available: bigint;
-	try {
-		available =
-			signedUnits(live, 'online-balance-live-amount') -
-			signedUnits(balance.pendingPayouts ?? '0', 'amount-buffer-hold');
-	} catch (error) {
-		throw notSent(
-			new NodeOperationError(
-				ctx.getNode(),
-				`The gateway's balance reply has an amount that is not a decimal: ${(error as Error).message}`,
-				{ itemIndex },
-			),
-		);
-	}
-	output.availableForPayouts = formatSignedUnits(available, digits);
-	if (required !== undefined) {
-		output.requiredAmount = formatSignedUnits(required, digits);
-		output.sufficient = available >= required;
-		output.shortfall = formatSignedUnits(available >= required ? 0n : required - available, digits);
-	}
-	return output;
+/** The balance with what is available for payouts (and from which fields, and why) and, when asked, whether it covers the run. */
+function withAvailability(balance: GatewayBalance, required: RequiredAmount | undefined): IDataObject {
+	const availability = availableForPayouts(balance);
+	const digits = currencyDigits(balance.currency?.trim().toUpperCase());
+	const output: IDataObject = {
+		...balance,
+		availableForPayouts: availability.units === undefined ? null : formatSignedUnits(availability.units, digits),
+		availableFrom: availability.from,
+		availableReason: availability.reason,
+	};
+	if (!required) return output;
+	return {
+		...output,
+		requiredAmount: formatSignedUnits(required.units, currencyDigits(required.currency)),
+		requiredCurrency: required.currency,
+		...sufficiency(balance, availability, required),
+	};
 }
 
-async function answerText(ctx: IExecuteFunctions, outcome: SignedOutcome, itemIndex: number): Promise<string> {
+function answerOf(
+	ctx: IExecuteFunctions,
+	outcome: SignedOutcome,
+	itemIndex: number,
+): { statusCode: number; contentType: string; text: string } {
 	if (outcome.kind === 'lost') {
 		throw notSent(
 			new NodeOperationError(ctx.getNode(), `The balance could not be read: ${outcome.what}`, {
@@ -205,18 +215,12 @@ async function answerText(ctx: IExecuteFunctions, outcome: SignedOutcome, itemIn
 			}),
 		);
 	}
-	return typeof outcome.body === 'string' ? outcome.body : '';
+	const text = typeof outcome.body === 'string' ? outcome.body : '';
+	return { statusCode: outcome.statusCode, contentType: outcome.contentType, text };
 }
 
 /** The gateway's refusal; one that says the feature is off for this account reads as such. */
-function refusal(ctx: IExecuteFunctions, outcome: SignedOutcome, text: string, itemIndex: number): NodeApiError {
-	const statusCode = outcome.kind === 'answer' ? outcome.statusCode : 0;
-	const contentType = outcome.kind === 'answer' ? outcome.contentType : '';
-	const failure: GatewayFailure = classifyReply(parseGatewayReply(statusCode, contentType, text)) ?? {
-		kind: 'transport',
-		httpStatus: statusCode,
-		message: `The gateway's answer (HTTP ${statusCode}) holds no balance`,
-	};
+function refusal(ctx: IExecuteFunctions, failure: GatewayFailure, itemIndex: number): NodeApiError {
 	if (!/not enabled|enable this feature|disabled/i.test(failure.message))
 		return gatewayError(ctx, failure, itemIndex, '', READS_ONLY);
 	const code = failure.code ? ` (code ${failure.code})` : '';

@@ -79,6 +79,8 @@ export interface OperationDefinition {
 export interface ReadMany {
 	parameters: INodeProperties[];
 	run(ctx: IExecuteFunctions): Promise<INodeExecutionData[]>;
+	/** Masks one of its items, knowing which fields hold card data; without it every text is masked as free text. */
+	mask?(json: IDataObject, secrets: readonly string[]): IDataObject;
 }
 
 /** An operation placed in the node. */

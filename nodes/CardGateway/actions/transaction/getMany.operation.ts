@@ -7,20 +7,26 @@ import {
 } from 'n8n-workflow';
 
 import { withMoneyEffect } from '../../../shared/moneyEffect';
-import { CsvReader } from '../../../shared/protocol/csv';
 import { GatewayInputError } from '../../../shared/protocol/errors';
-import { maskText } from '../../../shared/protocol/masking';
-import { classifyReply, parseGatewayReply } from '../../../shared/protocol/reply';
+import { maskText, redactSecrets } from '../../../shared/protocol/masking';
+import { classifyReply, parseGatewayReply, replyRecord } from '../../../shared/protocol/reply';
 import {
 	formatReportDate,
 	parseReportDate,
 	reportUrl,
 	reportWindows,
-	ReportColumns,
 	TRANSACTION_STATUSES,
 	TRANSACTION_TYPES,
 	type ReportTransaction,
 } from '../../../shared/protocol/report';
+import {
+	MAX_ANSWER_HEAD,
+	NotAReport,
+	ReportNotWhole,
+	reportRows,
+	whatTheBodyIs,
+} from '../../../shared/protocol/reportBody';
+import { checkedTimeZone, ZonedTimeReader } from '../../../shared/protocol/zonedTime';
 import { gatewayError, signedRequest, withInputErrors } from '../../../shared/transport';
 import { defineOperation } from '../common/operation';
 
@@ -30,6 +36,8 @@ export interface ReportQuery {
 	to: number;
 	filters: Array<[string, string]>;
 	timeoutMs: number;
+	/** The IANA zone the report's times are read in. */
+	timeZone: string;
 }
 
 const DATE_HINT = 'YYYY-MM-DD HH:MM:SS (or YYYY-MM-DD), in the gateway’s time zone';
@@ -67,6 +75,19 @@ export const reportTimeout: INodeProperties = {
 	description: 'How long to wait for each report window to start arriving',
 };
 
+/** The gateway's server zone as its status replies stamp it (`… MSK`): assumed for the report's times. */
+export const GATEWAY_TIME_ZONE = 'Europe/Moscow';
+
+export const reportTimeZone: INodeProperties = {
+	displayName: 'Report Time Zone',
+	name: 'timeZone',
+	type: 'string',
+	default: GATEWAY_TIME_ZONE,
+	placeholder: 'e.g. Europe/Moscow',
+	description:
+		"The IANA time zone the gateway writes the report's times in (its server's zone; Europe/Moscow is assumed from the MSK stamps of its replies). Each transaction also gives its times in UTC (createdAt, bankAt, orderCreatedAt), read in this zone.",
+};
+
 /** Options of the operations that read the report (Get Many, Reconcile). */
 export const reportOptions: INodeProperties = {
 	displayName: 'Options',
@@ -74,7 +95,7 @@ export const reportOptions: INodeProperties = {
 	type: 'collection',
 	placeholder: 'Add Option',
 	default: {},
-	options: [reportTimeout],
+	options: [reportTimeZone, reportTimeout],
 };
 
 const parameters: INodeProperties[] = [
@@ -155,22 +176,66 @@ export default defineOperation({
 	},
 	readMany: {
 		parameters,
+		// One report for the whole run, whatever the number of input items: read with item 0's parameters.
 		async run(ctx) {
+			sameForEveryItem(ctx, parameters);
+			const returnAll = ctx.getNodeParameter('returnAll', 0, false) as boolean;
+			const limit = returnAll ? Infinity : (ctx.getNodeParameter('limit', 0, 50) as number);
 			const output: INodeExecutionData[] = [];
-			for (let itemIndex = 0; itemIndex < ctx.getInputData().length; itemIndex++) {
-				const returnAll = ctx.getNodeParameter('returnAll', itemIndex, false) as boolean;
-				const limit = returnAll ? Infinity : (ctx.getNodeParameter('limit', itemIndex, 50) as number);
-				const query = reportQuery(ctx, itemIndex);
-				let count = 0;
-				for await (const transaction of reportTransactions(ctx, query, itemIndex)) {
-					output.push({ json: transaction as IDataObject, pairedItem: { item: itemIndex } });
-					if (++count >= limit) break;
-				}
+			for await (const transaction of reportTransactions(ctx, reportQuery(ctx, 0), 0)) {
+				output.push({ json: transaction as IDataObject, pairedItem: { item: 0 } });
+				if (output.length >= limit) break;
 			}
 			return output;
 		},
+		// The reader masked card data column by column (a gateway ID that happens to pass the card check stays whole).
+		mask: withoutSecrets,
 	},
 });
+
+/**
+ * An operation that runs once for all items reads its parameters at item 0; a parameter whose
+ * expression gives another item something else would be silently ignored, so it stops the run.
+ */
+export function sameForEveryItem(ctx: IExecuteFunctions, properties: readonly INodeProperties[]): void {
+	const items = ctx.getInputData().length;
+	const { parameters } = ctx.getNode();
+	// Only an expression (a string starting with "=") can differ between items.
+	const varying = properties.filter((property) => /"=/.test(JSON.stringify(parameters[property.name] ?? '')));
+	for (const property of varying) {
+		const first = JSON.stringify(ctx.getNodeParameter(property.name, 0, property.default));
+		for (let itemIndex = 1; itemIndex < items; itemIndex++) {
+			const value = JSON.stringify(ctx.getNodeParameter(property.name, itemIndex, property.default));
+			if (value === first) continue;
+			throw withMoneyEffect(
+				new NodeOperationError(
+					ctx.getNode(),
+					`"${property.displayName}" differs between input items (item 1: ${first.slice(0, 60)}, item ${itemIndex + 1}: ${value.slice(0, 60)}), but this operation runs once for all items`,
+					{
+						itemIndex,
+						description:
+							"It reads one report for the whole run, with the first item's parameters. Give it one item, or the same value for every item.",
+					},
+				),
+				'notSent',
+			);
+		}
+	}
+}
+
+/** The credential's secrets blanked out of every text of an item (its card data is masked already). */
+function withoutSecrets(json: IDataObject, secrets: readonly string[]): IDataObject {
+	const copy: IDataObject = {};
+	for (const [name, value] of Object.entries(json)) {
+		copy[name] =
+			typeof value === 'string'
+				? redactSecrets(value, secrets)
+				: value && typeof value === 'object'
+					? withoutSecrets(value as IDataObject, secrets)
+					: value;
+	}
+	return copy;
+}
 
 /** The item's period, filters and timeout, checked; bad input is refused naming the field, before anything is sent. */
 export function reportQuery(ctx: IExecuteFunctions, itemIndex: number): ReportQuery {
@@ -201,7 +266,8 @@ export function reportQuery(ctx: IExecuteFunctions, itemIndex: number): ReportQu
 			);
 		if (endpoints.length) wire.push(['endpoints', endpoints.join(',')]);
 		const timeoutSeconds = Number(options.timeoutSeconds ?? reportTimeout.default);
-		return { from, to, filters: wire, timeoutMs: Math.round(timeoutSeconds * 1000) };
+		const timeZone = checkedTimeZone(options.timeZone ?? GATEWAY_TIME_ZONE, 'Report Time Zone');
+		return { from, to, filters: wire, timeoutMs: Math.round(timeoutSeconds * 1000), timeZone };
 	};
 	try {
 		return withInputErrors(ctx, itemIndex, read);
@@ -213,18 +279,17 @@ export function reportQuery(ctx: IExecuteFunctions, itemIndex: number): ReportQu
 /** Every error of the report says so: reading it changes nothing. */
 export const READS_ONLY = 'Reading the transaction report moves no money.';
 
-/** The report's refusals and unreadable answers carry at most this much of the body. */
-const MAX_ERROR_BODY = 64 * 1024;
-
 /**
  * The report's transactions, window after window, read as they arrive: a consumer that stops early
- * (a limit) stops the download, and no window is ever held whole.
+ * (a limit) stops the download, and no window is ever held whole. A window that cannot be read whole
+ * throws: its consumer outputs nothing of a partial read (Get Many, Reconcile end the run).
  */
 export async function* reportTransactions(
 	ctx: IExecuteFunctions,
 	query: ReportQuery,
 	itemIndex: number,
 ): AsyncGenerator<ReportTransaction> {
+	const times = new ZonedTimeReader(query.timeZone);
 	for (const window of reportWindows(query.from, query.to)) {
 		const outcome = await signedRequest(ctx, {
 			method: 'GET',
@@ -237,63 +302,74 @@ export async function* reportTransactions(
 		}).catch((error: Error) => {
 			throw withMoneyEffect(error, 'notSent');
 		});
+		const where = `${window.from} – ${window.to}`;
 		if (outcome.kind === 'lost') {
 			throw withMoneyEffect(
 				new NodeOperationError(
 					ctx.getNode(),
-					`The transaction report for ${window.from} – ${window.to} could not be read: ${outcome.what}`,
-					{ itemIndex, description: `${outcome.message}. ${READS_ONLY}` },
+					`The transaction report for ${where} could not be read: ${outcome.what}`,
+					{
+						itemIndex,
+						description: `${outcome.message}. ${READS_ONLY}`,
+					},
 				),
 				'notSent',
 			);
 		}
-		if (outcome.statusCode !== 200 || /json|html/i.test(outcome.contentType)) {
-			const text = await bodyText(outcome.body, MAX_ERROR_BODY);
-			const reply = parseGatewayReply(outcome.statusCode, outcome.contentType, text);
-			const failure = classifyReply(reply) ?? {
-				kind: 'transport' as const,
-				httpStatus: outcome.statusCode,
-				message: `The gateway answered HTTP ${outcome.statusCode} with ${outcome.contentType || 'no content type'}, not a report`,
-			};
-			throw withMoneyEffect(
-				gatewayError(ctx, failure, itemIndex, `Transaction report ${window.from} – ${window.to}: `, READS_ONLY),
-				'notSent',
-			);
+		const answer = { ...outcome, where, itemIndex };
+		if (outcome.statusCode !== 200) {
+			const text = await bodyText(outcome.body, MAX_ANSWER_HEAD);
+			throw notAReport(ctx, answer, new NotAReport(text, whatTheBodyIs(text)));
 		}
-		yield* csvTransactions(ctx, outcome.body, itemIndex);
+		try {
+			// Whatever the content type says (the gateway's legacy replies are text/html), the body decides.
+			yield* reportRows(typeof outcome.body === 'string' ? [outcome.body] : outcome.body, times);
+		} catch (error) {
+			throw unreadReport(ctx, answer, error as Error);
+		}
 	}
 }
 
-async function* csvTransactions(
-	ctx: IExecuteFunctions,
-	body: AsyncIterable<Uint8Array> | string,
-	itemIndex: number,
-): AsyncGenerator<ReportTransaction> {
-	const reader = new CsvReader();
-	const decoder = new TextDecoder('utf-8');
-	let columns: ReportColumns | undefined;
-	const rows = function* (records: string[][]) {
-		for (const record of records) {
-			if (!columns) columns = new ReportColumns(record);
-			else yield columns.read(record);
-		}
+interface ReportAnswer {
+	statusCode: number;
+	contentType: string;
+	where: string;
+	itemIndex: number;
+}
+
+/** Why a report was not read, as the node's error. */
+function unreadReport(ctx: IExecuteFunctions, answer: ReportAnswer, error: Error): Error {
+	if (error instanceof NotAReport) return notAReport(ctx, answer, error);
+	if (error instanceof ReportNotWhole) return notWhole(ctx, answer, error.message);
+	return error;
+}
+
+function notWhole(ctx: IExecuteFunctions, answer: ReportAnswer, reason: string): Error {
+	return withMoneyEffect(
+		new NodeOperationError(
+			ctx.getNode(),
+			`The gateway's transaction report for ${answer.where} could not be read whole: ${maskText(reason)}`,
+			{
+				itemIndex: answer.itemIndex,
+				description: `Nothing of it is output: a partial report would read as complete. Run again; if it persists, the gateway (or a proxy) is cutting the report off. ${READS_ONLY}`,
+			},
+		),
+		'notSent',
+	);
+}
+
+/** An answer that is not a report: the gateway's refusal with its message and code, or what the body was instead. */
+function notAReport(ctx: IExecuteFunctions, answer: ReportAnswer, body: NotAReport): Error {
+	const reply = parseGatewayReply(answer.statusCode, answer.contentType, body.head);
+	const failure = (replyRecord(reply).replyType || answer.statusCode !== 200 ? classifyReply(reply) : undefined) ?? {
+		kind: 'transport' as const,
+		httpStatus: answer.statusCode,
+		message: `The gateway answered HTTP ${answer.statusCode} (${answer.contentType || 'no content type'}) with ${maskText(body.message)}, not a transaction report`,
 	};
-	try {
-		for await (const chunk of typeof body === 'string' ? [body] : body) {
-			yield* rows(reader.push(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true })));
-		}
-		yield* rows([...reader.push(decoder.decode()), ...reader.end()]);
-	} catch (error) {
-		// Not a report (CsvError, GatewayInputError), or the connection broke while it arrived.
-		throw withMoneyEffect(
-			new NodeOperationError(
-				ctx.getNode(),
-				`The transaction report could not be read: ${maskText((error as Error).message)}`,
-				{ itemIndex, description: READS_ONLY },
-			),
-			'notSent',
-		);
-	}
+	return withMoneyEffect(
+		gatewayError(ctx, failure, answer.itemIndex, `Transaction report ${answer.where}: `, READS_ONLY),
+		'notSent',
+	);
 }
 
 /** At most `max` characters of a body, as text. */
