@@ -82,7 +82,7 @@ async function rehearseAndAsk(prefix: string): Promise<SinkMessage> {
 	});
 	expect(response.status).toBe(200);
 	const request = await messageOf(prefix, 'approvalRequest');
-	expect(request.planId).toMatch(/^plan-[0-9a-f]{32}$/);
+	expect(request.planId).toMatch(/^plan-[a-z]{16}-[a-z]{24}$/);
 	expect(request.resumeUrl).toContain('/webhook-waiting/');
 	return request;
 }

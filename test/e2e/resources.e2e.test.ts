@@ -291,9 +291,14 @@ describe('payout and transfer', () => {
 			path: '/paynet/api/v2/payout/1001',
 			params: { credit_card_number: '555555******4444' },
 		});
-		expect((await requestsFor(`${RUN}-po-2step`)).map((r) => r.path)).toEqual(
+		const twoStep = await requestsFor(`${RUN}-po-2step`);
+		expect(twoStep.map((r) => r.path)).toEqual(
 			expect.arrayContaining(['/paynet/api/v4/payout-check/1001', '/paynet/api/v4/payout-pay/1001']),
 		);
+		// api_v4_payout-pay: the login and both order IDs
+		expect(twoStep.filter((r) => r.path === '/paynet/api/v4/payout-pay/1001').map((r) => r.params)).toEqual([
+			{ login: MERCHANT.login, client_orderid: `${RUN}-po-2step`, orderid: String(out.check.orderid) },
+		]);
 		expect((await actionsFor(`${RUN}-po-v4`))[0].path).toBe('/paynet/api/v4/payout/1001');
 	}, 120_000);
 
@@ -376,8 +381,8 @@ describe("operations of the vendor's clients", () => {
 		});
 		expect(transfer.params?.control).toMatch(/^[0-9a-f]{40}$/);
 		const paths = (await requestsFor(`${RUN}-vd-v4sale`)).map((r) => r.path);
-		// Is the order ID new? (the v2 status finds an order by the merchant's ID); the sale; its V4 status.
-		expect(paths).toEqual(['/paynet/api/v2/status/1001', '/paynet/api/v4/sale/1001', '/paynet/api/v4/status/1001']);
+		// Is the order ID new? (the V4 status, by the merchant's ID alone); the sale; its V4 status.
+		expect(paths).toEqual(['/paynet/api/v4/status/1001', '/paynet/api/v4/sale/1001', '/paynet/api/v4/status/1001']);
 	}, 120_000);
 });
 

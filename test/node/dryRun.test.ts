@@ -137,10 +137,10 @@ describe('dry run of new orders', () => {
 		expect(await env.sb.ledger()).toEqual(before);
 	});
 
-	it('a generated order ID is new by construction: nothing at all is sent', async () => {
+	it('a generated order ID is new by construction (drawn for this plan): nothing at all is sent', async () => {
 		const out = single(await runNode(env.sb, cardPayment({ options: { dryRun: true } })));
 		expect(out.wouldDo).toMatch(
-			/^would charge 10.00 USD as new order "n8n-[a-z]+" \(an order ID generated for this dry run/,
+			/^would charge 10.00 USD as new order "n8n-[a-z]{14}" \(an order ID drawn for this plan, new by construction: a run bound to the plan sends it/,
 		);
 		expect(await env.sb.requests()).toEqual([]);
 	});

@@ -133,7 +133,7 @@ describe('refusals by the gateway', () => {
 		expect(run.error?.description).toMatch(/^Gateway serial number /);
 	});
 
-	it('wrong RSA key: a plain-text HTTP 403 is not a gateway reply; the status query confirms nothing was charged, nothing is resent', async () => {
+	it('wrong RSA key: the V4 status that checks the order ID is refused with a plain-text HTTP 403; nothing is sent', async () => {
 		const run = await runNode(
 			env.sb,
 			{
@@ -148,11 +148,11 @@ describe('refusals by the gateway', () => {
 		);
 		expect(run.error?.name).toBe('NodeApiError');
 		expect(run.error?.message).toContain('HTTP 403');
-		expect(run.error?.message).toContain('a refusal of the signature');
-		expect(run.error?.message).toContain('nothing was charged');
+		expect(run.error?.message).toContain('refused the signature of the status query');
+		expect(run.error?.message).toContain('nothing was sent');
 		// Says what is known: the gateway refuses signatures this way; check the key.
-		expect(run.error?.description).toContain("check the credential's private key");
-		expect((await env.sb.requests()).map((request) => request.op)).toEqual(['status', 'payout', 'status']);
+		expect(run.error?.message).toContain("check the credential's private key");
+		expect((await env.sb.requests()).map((request) => request.path)).toEqual(['/paynet/api/v4/status/1001']);
 		expect(await env.sb.ledger()).toEqual([]);
 	});
 

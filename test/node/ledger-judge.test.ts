@@ -329,10 +329,12 @@ const NOTHING_SENT_MODES = new Set<Mode>([
 	'planChanged',
 ]);
 
-const PLAN_ID = /^plan-[0-9a-f]{32}$/;
+const PLAN_ID = /^plan-[a-z]{16}-[a-z]{24}$/;
 
-/** Another plan ID than `planId`: the approved plan differs from the run's in one hex digit of its hash. */
-const otherPlanId = (planId: string) => planId.replace(/.$/, (last) => (last === '0' ? '1' : '0'));
+/** Another plan ID than `planId`: the approved plan differs from the run's in one letter of its digest. */
+const otherPlanId = (planId: string) => planId.replace(/.$/, (last) => (last === 'a' ? 'b' : 'a'));
+/** A well-formed plan ID no dry run gave. */
+const MADE_UP_PLAN_ID = `plan-${'m'.repeat(16)}-${'n'.repeat(24)}`;
 
 // ---------------------------------------------------------------------------------------------
 // What the node said, and the judge.
@@ -631,6 +633,8 @@ async function runCase(c: Case): Promise<Verdict> {
 			...(LIMITS[c.mode] ?? {}),
 		};
 		const planViolations: string[] = [];
+		/** The dry run offered no plan for approval (saying why): a run bound to any plan ID must send nothing. */
+		let notOffered = false;
 		if (c.mode === 'planBound' || c.mode === 'planChanged') {
 			// The rehearsal an approver saw: its plan ID binds the real run.
 			const rehearsal = await runNode(sb, {
@@ -638,9 +642,12 @@ async function runCase(c: Case): Promise<Verdict> {
 				options: { ...options, dryRun: true } as INodeParameters,
 			});
 			const planId = String(rehearsal.items[0]?.json.planId ?? '');
-			if (!PLAN_ID.test(planId))
+			const note = String((rehearsal.items[0]?.json.planSummary as IDataObject | undefined)?.note ?? '');
+			notOffered = !PLAN_ID.test(planId);
+			if (notOffered && !note.startsWith('No plan ID'))
 				planViolations.push(`the dry run gave no plan ID: ${rehearsal.error?.message ?? planId}`);
-			options.approvedPlanId = c.mode === 'planBound' ? planId : otherPlanId(planId);
+			options.approvedPlanId =
+				c.mode === 'planBound' && !notOffered ? planId : otherPlanId(notOffered ? MADE_UP_PLAN_ID : planId);
 		}
 		const parameters: INodeParameters = { ...prepared.parameters, options: options as INodeParameters };
 		const before = await snapshot(sb);
@@ -665,7 +672,8 @@ async function runCase(c: Case): Promise<Verdict> {
 			said.length > 0 && said.every((item) => item.effect === 'notSent') && !world.sent.length;
 		if (c.fault !== 'none' && hit === false && !NOTHING_SENT_MODES.has(c.mode) && !refusedBeforeSending)
 			violations.push(`the fault ${c.fault} never touched ${c.op.command}: the case tests nothing`);
-		if (NOTHING_SENT_MODES.has(c.mode) && hit) violations.push(`${c.mode}: the operation's own request was sent`);
+		if ((NOTHING_SENT_MODES.has(c.mode) || notOffered) && hit)
+			violations.push(`${c.mode}: the operation's own request was sent`);
 		if (c.mode === 'dryRun' && !said.every((item) => !item.error && item.json.dryRun === true))
 			violations.push('a dry run that is not reported as one');
 		if (
@@ -678,7 +686,7 @@ async function runCase(c: Case): Promise<Verdict> {
 		if (c.mode === 'planBound' && !said.every((item) => item.error || item.json.planId === options.approvedPlanId))
 			violations.push('an output of a run bound to a plan does not name the plan it ran under');
 		if (
-			c.mode === 'planChanged' &&
+			(c.mode === 'planChanged' || notOffered) &&
 			!said.every((item) => item.error && item.effect === 'notSent' && /not the approved plan/.test(item.message))
 		)
 			violations.push('a run bound to another plan than its own was not refused before sending');

@@ -27,6 +27,9 @@ beforeEach(() => env.sb.reset());
 const FAST = { timeoutSeconds: 1 };
 const ledgerOf = async (id: string) => (await env.sb.ledger(id)).map((entry) => [entry.kind, entry.amount]);
 const contextOf = (run: NodeRun) => (run.error?.context ?? {}) as IDataObject;
+const uploadsOf = async (id: string) =>
+	(await env.sb.actions()).filter((request) => request.path.includes('/upload-') && request.client_orderid === id)
+		.length;
 
 /** Runs the node through a proxy that answers every `op` request with `answer`. */
 async function through(op: string, answer: string, parameters: INodeParameters) {
@@ -96,7 +99,7 @@ describe('finding 1: the 3-D Secure uploads complete a pending payment, so they 
 		expect(await ledgerOf('tds-retry')).toEqual([]);
 	});
 
-	it('an upload run again on a sale an earlier upload completed, only acknowledged, does not say "Charged" again (campaign 10)', async () => {
+	it('an upload run again on a sale an earlier upload completed is recognised: nothing sent, no "Charged" again (campaign 10, issue 30)', async () => {
 		const upload = await pendingSale('tds-again');
 		expect(single(await runNode(env.sb, { ...upload, options: WAIT }))).toMatchObject({
 			moneyEffect: 'moved',
@@ -104,7 +107,9 @@ describe('finding 1: the 3-D Secure uploads complete a pending payment, so they 
 		});
 		const again = single(await through('upload-cres-result', 'acceptedUnbooked', { ...upload, options: WAIT }));
 		expect(again.amountCharged).toBeUndefined();
-		expect(again.moneyEffect).toBe('pending');
+		expect(again).toMatchObject({ alreadyDone: true, moneyEffect: 'noMoneyMoved', status: 'approved' });
+		expect(again.outcome).toMatch(/completed earlier .*nothing was sent/);
+		expect(await uploadsOf('tds-again')).toBe(1);
 		expect(await ledgerOf('tds-again')).toEqual([['sale', '10.00']]);
 	});
 
@@ -117,29 +122,21 @@ describe('finding 1: the 3-D Secure uploads complete a pending payment, so they 
 });
 
 describe('finding 3: an amount is claimed only when the gateway approved this very operation', () => {
-	it('a second partial return the gateway accepted but has not booked is not reported as returned', async () => {
+	// Issue 30: a second partial return or capture on an order that has one is no longer sent without a key of
+	// its own (Act Once per Key), so an earlier one can no more be read as this one's approval.
+	it('a second partial return is not sent at all: refused, naming the earlier return, nothing sent', async () => {
 		const ids = await approvedSale('own-second');
-		single(
-			await runNode(env.sb, {
-				resource: 'payment',
-				operation: 'return',
-				...ids,
-				additionalFields: { amount: '3.00', currency: 'USD' },
-				options: WAIT,
-			}),
-		);
-		const out = single(
-			await through('return', 'acceptedUnbooked', {
-				resource: 'payment',
-				operation: 'return',
-				...ids,
-				additionalFields: { amount: '3.00', currency: 'USD' },
-				options: WAIT,
-			}),
-		);
-		expect(out.amountReturned).toBeUndefined();
-		expect(out).toMatchObject({ moneyEffect: 'pending', amountRequested: '3.00' });
-		expect(out.outcome).toMatch(/not about this request, so it is not confirmed yet/);
+		const partial = {
+			resource: 'payment',
+			operation: 'return',
+			...ids,
+			additionalFields: { amount: '3.00', currency: 'USD' },
+			options: WAIT,
+		};
+		single(await runNode(env.sb, partial));
+		const run = await through('return', 'acceptedUnbooked', partial);
+		expect(run.error?.message).toMatch(/latest transaction is "reversal".*nothing was sent/);
+		expect(contextOf(run).moneyEffect).toBe('notSent');
 		expect(await ledgerOf('own-second')).toEqual([
 			['sale', '10.00'],
 			['return', '3.00'],
@@ -159,14 +156,27 @@ describe('finding 3: an amount is claimed only when the gateway approved this ve
 			options: WAIT,
 		};
 		expect(single(await runNode(env.sb, capture))).toMatchObject({ amountCaptured: '2.00', moneyEffect: 'moved' });
-		const out = single(await through('capture', 'acceptedUnbooked', capture));
-		expect(out.amountCaptured).toBeUndefined();
-		expect(out.moneyEffect).toBe('pending');
+		const run = await through('capture', 'acceptedUnbooked', capture);
+		expect(run.error?.message).toMatch(/latest transaction is "capture".*nothing was sent/);
+		expect(contextOf(run).moneyEffect).toBe('notSent');
 		expect(await ledgerOf('own-capture')).toEqual([['capture', '2.00']]);
 	});
 
+	it('a partial return under a status without transaction type (a white label) is not sent: whether one was made cannot be read', async () => {
+		const ids = await approvedSale('untyped-partial');
+		const run = await through('status', 'untypedStatus', {
+			resource: 'payment',
+			operation: 'return',
+			...ids,
+			additionalFields: { amount: '4.00', currency: 'USD' },
+			options: WAIT,
+		});
+		expect(run.error?.message).toMatch(/names no latest transaction.*nothing was sent/);
+		expect(contextOf(run).moneyEffect).toBe('notSent');
+		expect(await ledgerOf('untyped-partial')).toEqual([['sale', '10.00']]);
+	});
+
 	it.each([
-		['return', { additionalFields: { amount: '4.00', currency: 'USD' } }, 'amountReturned'],
 		['return', {}, 'amountReturned'],
 		['void', { comment: 'duplicate order' }, 'voided'],
 	])(
@@ -181,13 +191,15 @@ describe('finding 3: an amount is claimed only when the gateway approved this ve
 		},
 	);
 
-	it('a void run again on a voided order, only acknowledged, does not say "Voided" again (campaign 10)', async () => {
+	it('a void run again on a voided order is recognised: nothing sent, no "Voided" again (campaign 10, issue 30)', async () => {
 		const ids = await approvedSale('void-again');
 		const voidIt = { resource: 'payment', operation: 'void', ...ids, comment: 'duplicate order', options: WAIT };
 		expect(single(await runNode(env.sb, voidIt))).toMatchObject({ voided: true, moneyEffect: 'moved' });
 		const again = single(await through('void', 'acceptedUnbooked', voidIt));
 		expect(again.voided).toBeUndefined();
-		expect(again.moneyEffect).toBe('pending');
+		expect(again).toMatchObject({ alreadyDone: true, moneyEffect: 'noMoneyMoved' });
+		expect(again.outcome).toMatch(/voided earlier .*nothing was sent/);
+		expect((await env.sb.actions()).filter((request) => request.path.includes('/void/'))).toHaveLength(1);
 		expect(await ledgerOf('void-again')).toEqual([
 			['sale', '10.00'],
 			['void', '10.00'],
@@ -304,7 +316,8 @@ describe('finding 9: a refused signature reads as such', () => {
 			{ credentials: { privateKey: readKey('other-merchant-2048.key.pem') } },
 		);
 		expect(run.error?.message).toMatch(/HTTP 403/);
-		expect(run.error?.message).toContain('nothing was charged');
+		// The V4 status (its own status query, issue 30 finding 8) is refused for the same key: nothing was learned.
+		expect(run.error?.message).toContain('the order status could not be learned; money MAY have moved');
 		expect(run.error?.description).toContain("check the credential's private key");
 		expect(await env.sb.ledger()).toEqual([]);
 	});
@@ -385,5 +398,72 @@ describe('finding 11: words', () => {
 			}),
 		);
 		expect(refund.wouldDo).toMatch(/^would be refused by the gateway: the order is "declined"/);
+	});
+});
+
+describe('issue 30, item 9: Recurring Payment → Charge is never resent, as the docs say', () => {
+	async function subscription(id: string) {
+		const sale = await approvedSale(`${id}-sale`);
+		const cardReferenceId = single(
+			await runNode(env.sb, { resource: 'cardReference', operation: 'create', ...sale }),
+		).cardRefId;
+		return single(
+			await runNode(env.sb, {
+				resource: 'recurringPayment',
+				operation: 'create',
+				merchantOrderId: `${id}-rp`,
+				currency: 'USD',
+				additionalFields: { period: 'monthly', interval: 1, amount: '9.99', cardReferenceId },
+			}),
+		).recurringPaymentId;
+	}
+
+	it.each(['reset', 'http500'])(
+		'after a %s the gateway does not show the charge: reported as unknown (money MAY have moved), never resent',
+		async (kind) => {
+			const recurringPaymentId = await subscription(`rc-${kind}`);
+			await env.sb.fault({ kind, op: 'v4/process-recurring-payment', count: 1 });
+			const charge = {
+				resource: 'recurringPayment',
+				operation: 'charge',
+				merchantOrderId: `rc-${kind}`,
+				recurringPaymentId,
+				amount: '3.30',
+				currency: 'USD',
+				options: FAST,
+			};
+			const run = await runNode(env.sb, charge);
+			expect(run.error?.message).toMatch(/never resent, so its outcome is unknown: money MAY have moved/);
+			expect(run.error?.description).toContain('SAME order ID');
+			expect(contextOf(run).moneyEffect).toBe('mayHaveMoved');
+			const sent = (await env.sb.requests()).filter((request) => request.path.includes('/process-recurring-payment/'));
+			expect(sent).toHaveLength(1);
+			expect(await ledgerOf(`rc-${kind}`)).toEqual([]);
+			// Run again with the same order ID, as the error says: the node asks first, and charges once.
+			expect(single(await runNode(env.sb, { ...charge, options: WAIT }))).toMatchObject({
+				moneyEffect: 'moved',
+				amountCharged: '3.30',
+			});
+			expect(await ledgerOf(`rc-${kind}`)).toEqual([['rebill', '3.30']]);
+		},
+	);
+
+	it('after a lost reply the gateway shows the charge: reported from its status, not resent', async () => {
+		const recurringPaymentId = await subscription('rc-drop');
+		await env.sb.fault({ kind: 'apply-then-drop', op: 'v4/process-recurring-payment', count: 1 });
+		const out = single(
+			await runNode(env.sb, {
+				resource: 'recurringPayment',
+				operation: 'charge',
+				merchantOrderId: 'rc-drop',
+				recurringPaymentId,
+				amount: '3.30',
+				currency: 'USD',
+				options: FAST,
+			}),
+		);
+		expect(out).toMatchObject({ recoveredFromLostReply: true });
+		expect(out.resentAfterLostReply).toBeUndefined();
+		expect(await ledgerOf('rc-drop')).toEqual([['rebill', '3.30']]);
 	});
 });

@@ -503,7 +503,7 @@ describe('transfers', () => {
 		expect(requests.find((r) => r.client_orderid === 'ops-pan-2')?.params).toMatchObject({
 			'sending-card-number': '444455******1111',
 			'card-printed-name': 'JOHN SMITH',
-			expire_month: '01',
+			'expire-month': '01',
 		});
 	});
 });

@@ -23,7 +23,12 @@ import {
 	type WorkflowExecuteMode,
 } from 'n8n-workflow';
 
-import { generatedOrderId, isExecutionRetry } from '../../nodes/CardGateway/actions/common/orderIds';
+import {
+	deriveOrderIdsFromPlan,
+	generatedIdsMayRepeat,
+	generatedOrderId,
+	isExecutionRetry,
+} from '../../nodes/CardGateway/actions/common/orderIds';
 import {
 	NODE_NAME,
 	NODE_TYPE,
@@ -117,6 +122,35 @@ describe('generatedOrderId', () => {
 		for (const mode of ['manual', 'trigger', 'webhook', 'internal', 'integrated', 'cli', 'error'] as const) {
 			expect(isExecutionRetry(runOf({ contextData: {}, mode }))).toBe(false);
 		}
+	});
+});
+
+describe('generated order IDs under a plan (issue 30)', () => {
+	const planned = (nonce: string, bound: boolean, execution = { contextData: {} as Json }) => {
+		const run = runOf(execution);
+		deriveOrderIdsFromPlan(run, nonce, bound);
+		return run;
+	};
+
+	it("come from the plan's nonce: the same in the dry run and in every run bound to it, in any execution", () => {
+		const nonce = 'q'.repeat(16);
+		const rehearsed = ids(planned(nonce, false), 20);
+		for (const id of rehearsed) expect(id).toMatch(/^n8n-[a-z]{14}$/);
+		expect(new Set(rehearsed).size).toBe(20);
+		expect(ids(planned(nonce, true), 20)).toEqual(rehearsed);
+		// another execution, an n8n Retry, a saved seed: the plan's IDs still
+		expect(ids(planned(nonce, true, { contextData: {}, mode: 'retry' } as never), 20)).toEqual(rehearsed);
+		const seeded = { contextData: {} as Json };
+		ids(runOf(seeded));
+		expect(ids(planned(nonce, true, seeded), 20)).toEqual(rehearsed);
+		expect(ids(planned('r'.repeat(16), false), 20).some((id) => rehearsed.includes(id))).toBe(false);
+	});
+
+	it('may repeat in a run bound to a plan (each is looked up first), not in the dry run that drew the nonce', () => {
+		expect(generatedIdsMayRepeat(planned('q'.repeat(16), true))).toBe(true);
+		expect(generatedIdsMayRepeat(planned('q'.repeat(16), false))).toBe(false);
+		expect(generatedIdsMayRepeat(runOf({ contextData: {} }))).toBe(false);
+		expect(generatedIdsMayRepeat(runOf({ contextData: {}, mode: 'retry' }))).toBe(true);
 	});
 });
 

@@ -1,11 +1,14 @@
 // Rehearse, approve, execute exactly the plan (issue 26): a dry run's plan and plan ID, a real run
 // bound to it with "Approved Plan ID", and the whole run refused (nothing sent) when anything
 // differs. The sandbox's ledger and request log are the witnesses.
+import { randomBytes } from 'node:crypto';
+
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeParameters, INodeType } from 'n8n-workflow';
 
 import { CardGateway } from '../../nodes/CardGateway/CardGateway.node';
 import { runOptions } from '../../nodes/CardGateway/actions/common/options';
 import {
+	newPlanNonce,
 	planDifferences,
 	planIdOf,
 	planItemOf,
@@ -14,20 +17,30 @@ import {
 } from '../../nodes/CardGateway/actions/common/plan';
 
 import {
+	MERCHANT,
 	NODE_NAME,
 	NODE_TYPE,
+	PAN,
+	PAN2,
 	TOOL_TYPE,
 	WAIT,
 	cardPayment,
 	jsonOf,
 	runNode,
+	single,
 	useSandbox,
 	type NodeRun,
 	type Sandbox,
 } from '../support/harness';
+import { maskSensitive, maskText } from '../../nodes/shared/protocol/masking';
 import { runWorkflow } from '../support/n8n';
 
 const env = useSandbox();
+
+/** A plan ID as the node mints them: "plan-", a nonce of 16 letters, "-" and a keyed digest of 24 letters. */
+const PLAN_ID = /^plan-[a-z]{16}-[a-z]{24}$/;
+/** A well-formed plan ID no dry run gave. */
+const OTHER_PLAN = `plan-${'x'.repeat(16)}-${'y'.repeat(24)}`;
 
 beforeEach(() => env.sb.reset());
 
@@ -84,7 +97,7 @@ describe('a plan from every dry run', () => {
 		rows[1].amount = '4.00';
 		const run = await dryRun(env.sb, rows, { maxTotalPerRun: '100 USD' });
 		const planId = planIdOfRun(run);
-		expect(planId).toMatch(/^plan-[0-9a-f]{32}$/);
+		expect(planId).toMatch(PLAN_ID);
 		const [first, second] = jsonOf(run);
 		expect(first.planned).toEqual({
 			item: 1,
@@ -96,6 +109,7 @@ describe('a plan from every dry run', () => {
 			destination: null,
 			target: null,
 			orderState: 'approved, 10.00 USD, last transaction sale',
+			requestDigest: expect.stringMatching(/^[a-z]{16}$/),
 		});
 		expect(second.planned).toMatchObject({ item: 2, amount: '4.00', currency: 'USD' });
 		expect(first.planSummary).toEqual({
@@ -108,16 +122,26 @@ describe('a plan from every dry run', () => {
 		expect(await moved(env.sb)).toEqual(rows.map((row) => `sale 10.00 USD ${row.id}`).sort());
 	});
 
-	it('is independent of the items’ order and of what does not change what moves', async () => {
+	it('every dry run draws its own plan ID; within one, the items’ order does not count, whatever is sent does', async () => {
 		const rows = await paidOrders(env.sb, ['ord-a', 'ord-b', 'ord-c']);
-		const planId = planIdOfRun(await dryRun(env.sb, rows));
-		const planOf = async (change: (row: Row) => Row) => planIdOfRun(await dryRun(env.sb, rows.map(change)));
-		expect(planIdOfRun(await dryRun(env.sb, [...rows].reverse(), { concurrency: 3 }))).toBe(planId);
-		expect(await planOf((row) => ({ ...row, comment: 'other words' }))).toBe(planId);
-		// a partial return of everything that is left moves what the full return moves
-		expect(await planOf((row) => ({ ...row, amount: '10.00' }))).toBe(planId);
-		expect(await planOf((row) => ({ ...row, amount: '9.99' }))).not.toBe(planId);
-		expect(planIdOfRun(await dryRun(env.sb, rows.slice(1)))).not.toBe(planId);
+		const first = jsonOf(await dryRun(env.sb, rows));
+		const again = jsonOf(await dryRun(env.sb, rows));
+		// A new dry run of the same items: another nonce, another plan ID, the same requests.
+		expect(again[0].planId).not.toBe(first[0].planId);
+		expect(again.map((item) => (item.planned as IDataObject).requestDigest)).toEqual(
+			first.map((item) => (item.planned as IDataObject).requestDigest),
+		);
+		// Within a plan (the same nonce): the items’ digests, not their order
+		const entries = (items: IDataObject[]) => items.map((item) => item.planned as PlanEntry);
+		const idOf = (items: IDataObject[]) => planIdOf(MERCHANT.controlKey, 'n'.repeat(16), entries(items));
+		expect(idOf([...first].reverse())).toBe(idOf(first));
+		const digestsOf = async (change: (row: Row) => Row) =>
+			jsonOf(await dryRun(env.sb, rows.map(change))).map((item) => (item.planned as IDataObject).requestDigest);
+		const digests = entries(first).map((entry) => entry.requestDigest);
+		// A comment is sent: another request. So is a partial return of everything left (it sends an amount).
+		expect(await digestsOf((row) => ({ ...row, comment: 'other words' }))).not.toEqual(digests);
+		expect(await digestsOf((row) => ({ ...row, amount: '10.00' }))).not.toEqual(digests);
+		expect(await digestsOf((row) => row)).toEqual(digests);
 	});
 
 	it('names no plan ID when an item fails (Continue On Fail): such a plan cannot be approved', async () => {
@@ -131,28 +155,36 @@ describe('a plan from every dry run', () => {
 		expect(good.planSummary).toMatchObject({ planId: null, notPlanned: [2] });
 	});
 
-	it('the hash: sorted canonical items, the merchant included, the position left out', () => {
+	it('the digest: keyed, over the nonce and the sorted canonical items, the position left out', () => {
+		const notFound = { kind: 'notFound' as const, reply: { httpStatus: 200, format: 'json' as const, fields: {} } };
 		const item: PlanItem = planItemOf({
 			operation: 'sale',
 			values: { amount: '10.5', currency: 'USD', cardNumber: '4444555566661111' },
 			clientOrderId: 'inv-1',
+			order: notFound,
+			requestDigest: 'a'.repeat(16),
 		});
-		expect(item).toMatchObject({ amount: '10.5', destination: null, orderState: 'not checked' });
+		expect(item).toMatchObject({ amount: '10.5', destination: null, orderState: 'no such order yet' });
 		const payout = planItemOf({
 			operation: 'payout',
 			values: { amount: '5.00', currency: 'EUR', destinationCardNumber: '4444555566661111' },
-			clientOrderId: 'p-1',
+			clientOrderId: 'n8n-abcdefghijklmn',
 			generatedOrderId: true,
+			requestDigest: 'b'.repeat(16),
 		});
+		// A generated order ID is the plan's (drawn with its nonce): named, and new by construction.
 		expect(payout).toMatchObject({
-			merchantOrderId: null,
+			merchantOrderId: 'n8n-abcdefghijklmn',
 			destination: 'card 444455******1111',
-			orderState: 'new order (ID generated at run time)',
+			orderState: 'no such order yet',
 		});
-		expect(planIdOf('m', [item, payout])).toBe(planIdOf('m', [payout, item]));
-		expect(planIdOf('m', [item])).toBe(planIdOf('m', [{ ...item, amount: '10.50' }]));
-		expect(planIdOf('other', [item])).not.toBe(planIdOf('m', [item]));
-		expect(planIdOf('m', [item, item])).not.toBe(planIdOf('m', [item]));
+		const nonce = 'q'.repeat(16);
+		expect(planIdOf('k', nonce, [item, payout])).toMatch(new RegExp(`^plan-${nonce}-[a-z]{24}$`));
+		expect(planIdOf('k', nonce, [item, payout])).toBe(planIdOf('k', nonce, [payout, item]));
+		expect(planIdOf('other key', nonce, [item])).not.toBe(planIdOf('k', nonce, [item]));
+		expect(planIdOf('k', 'r'.repeat(16), [item])).not.toBe(planIdOf('k', nonce, [item]));
+		expect(planIdOf('k', nonce, [item, item])).not.toBe(planIdOf('k', nonce, [item]));
+		expect(planIdOf('k', nonce, [{ ...item, requestDigest: 'c'.repeat(16) }])).not.toBe(planIdOf('k', nonce, [item]));
 	});
 });
 
@@ -167,6 +199,7 @@ describe('differences, in words', () => {
 		destination: null,
 		target: null,
 		orderState: 'approved, 10.00 USD, last transaction sale',
+		requestDigest: `digest${item}`,
 		...overrides,
 	});
 
@@ -177,7 +210,12 @@ describe('differences, in words', () => {
 			entry(2, { currency: 'EUR' }),
 			entry(3, { orderState: 'approved, 0.00 USD, last transaction reversal' }),
 			entry(5),
-			entry(6, { merchantOrderId: 'o-4', gatewayOrderId: '104', destination: 'card 444455******1111' }),
+			entry(6, {
+				merchantOrderId: 'o-4',
+				gatewayOrderId: '104',
+				destination: 'card 444455******1111',
+				requestDigest: 'digest4',
+			}),
 		];
 		expect(planDifferences(approved, current)).toEqual([
 			'item 1 (return of 10.00 USD on order "o-1"): amount changed from "10.00" to "12.00"',
@@ -190,13 +228,26 @@ describe('differences, in words', () => {
 			'approved item 4 is not in this run: return of 10.00 USD on order "o-4"',
 		]);
 		expect(planDifferences(approved, [...approved].reverse())).toEqual([]);
+		// What the masked entry cannot show: the request differs in full
+		expect(planDifferences(approved, [entry(1, { requestDigest: 'other' }), ...approved.slice(1)])).toEqual([
+			'item 1 (return of 10.00 USD on order "o-1"): a value it sends differs from the approved request, compared in full and not as shown: a card or account number (even with the same first and last digits), an Extra Field or another field, the endpoint or the credential',
+		]);
+		// An order that did not exist and does now: the plan ran already
+		expect(
+			planDifferences(
+				[entry(1, { orderState: 'no such order yet' })],
+				[entry(1, { orderState: 'approved, 10.00 USD, last transaction payout' })],
+			),
+		).toEqual([
+			'item 1 (return of 10.00 USD on order "o-1"): the gateway has order "o-1" now (approved, 10.00 USD, last transaction payout), which it did not have when the plan was made: an approved plan runs once',
+		]);
 	});
 });
 
 describe('Approved Plan ID: spelled strictly, never from the AI model', () => {
 	it.each([
-		['plan-0123456789abcdef0123456789abcdef', 'plan-0123456789abcdef0123456789abcdef'],
-		['  PLAN-0123456789ABCDEF0123456789ABCDEF ', 'plan-0123456789abcdef0123456789abcdef'],
+		[OTHER_PLAN, OTHER_PLAN],
+		[`  ${OTHER_PLAN.toUpperCase()} `, OTHER_PLAN],
 	])('reads %j', (value, read) => {
 		const options = runOptions({ approvedPlanId: value });
 		expect(options.unreadable).toEqual([]);
@@ -207,6 +258,7 @@ describe('Approved Plan ID: spelled strictly, never from the AI model', () => {
 		['', 'an empty text'],
 		['plan-123', 'the text "plan-123"'],
 		['0123456789abcdef0123456789abcdef', 'the text'],
+		[`${OTHER_PLAN}x`, 'the text'],
 		[42, '42'],
 		[null, 'null'],
 		[{ planId: 'x' }, 'an object'],
@@ -241,12 +293,11 @@ describe('Approved Plan ID: spelled strictly, never from the AI model', () => {
 		expect(filled.error?.message).toMatch(/fills the safety option "Approved Plan ID"/);
 		const noSwitch = await runNode(env.sb, bulkRefund({ approvedPlanId: planId }), { input: rows, asTool: true });
 		expect(noSwitch.error?.message).toMatch(/AI agents may not run it/);
-		const otherPlan = await runNode(
-			env.sb,
-			bulkRefund({ approvedPlanId: 'plan-0123456789abcdef0123456789abcdef', allowAiMoneyMovement: true }),
-			{ input: rows, asTool: true },
-		);
-		expect(otherPlan.error?.message).toMatch(/not the approved plan plan-0123456789abcdef0123456789abcdef/);
+		const otherPlan = await runNode(env.sb, bulkRefund({ approvedPlanId: OTHER_PLAN, allowAiMoneyMovement: true }), {
+			input: rows,
+			asTool: true,
+		});
+		expect(otherPlan.error?.message).toContain(`not the approved plan ${OTHER_PLAN}`);
 		expect(await moved(env.sb)).toEqual(before);
 		const allowed = await runNode(env.sb, bulkRefund({ approvedPlanId: planId, allowAiMoneyMovement: true, ...WAIT }), {
 			input: rows,
@@ -384,7 +435,7 @@ describe('the approval loop in one execution: every difference named', () => {
 		});
 		expect(items).toEqual([]);
 		expect(error?.message).toMatch(
-			/not the approved plan plan-[0-9a-f]{32} \(it is plan-[0-9a-f]{32}\); nothing was sent\. 2 difference\(s\): item 1 \(return/,
+			/not the approved plan plan-[a-z]{16}-[a-z]{24} \(as it is now it has no plan ID: an approval could not make one item run once: item 1: it would move nothing: nothing is left on the order\); nothing was sent\. 2 difference\(s\): item 1 \(return/,
 		);
 		const description = String((error as { description?: string }).description);
 		expect(description).toContain(
@@ -393,6 +444,241 @@ describe('the approval loop in one execution: every difference named', () => {
 		expect(description).toContain('item 3 was not in the approved plan: return of 10.00 USD on order "loop-e"');
 		expect(description).toContain('the whole run is refused');
 		expect((error as { context?: IDataObject }).context?.moneyEffect).toBe('notSent');
+		expect(await moved(env.sb)).toEqual(before);
+	});
+});
+
+// ---------------------------------------------------------------------------------------------
+// Issue 30: an approved plan runs what was approved, once, ever; it binds full values, not masks;
+// its ID never reads as card data; a plan that moves nothing is not offered.
+
+/** The actions that reached the sandbox after `mark` (status queries left out), as "op client_orderid". */
+const actionsSince = async (sb: Sandbox, mark: number) =>
+	(await sb.requests())
+		.slice(mark)
+		.filter((request) => request.op !== 'status')
+		.map((request) => `${request.op} ${request.client_orderid ?? ''}`.trim());
+
+const requestCount = async (sb: Sandbox) => (await sb.requests()).length;
+
+/** Luhn check, written here (not the node's). */
+const luhn = (digits: string) =>
+	[...digits].reverse().reduce((sum, char, index) => {
+		const digit = Number(char) * (index % 2 ? 2 : 1);
+		return sum + (digit > 9 ? digit - 9 : digit);
+	}, 0) %
+		10 ===
+	0;
+
+/** Another card number with the same first 6 and last 4 digits (and a valid check digit). */
+function sameMask(pan: string): string {
+	for (let middle = 0; middle < 1_000_000; middle++) {
+		const candidate = pan.slice(0, 6) + String(middle).padStart(pan.length - 10, '0') + pan.slice(-4);
+		if (candidate !== pan && luhn(candidate)) return candidate;
+	}
+	throw new Error('no card number with the same mask');
+}
+
+const PAYOUT_CARD = { cardNumber: PAN2, expireMonth: '11', expireYear: '2033', cardholderName: 'JANE ROE' };
+
+/** A card payout (V4) of 25.00 USD under an order ID the node generates. */
+const cardPayout = (options: INodeParameters, card: INodeParameters = PAYOUT_CARD): INodeParameters => ({
+	resource: 'payout',
+	operation: 'sendV4',
+	merchantOrderId: '',
+	amount: '25.00',
+	currency: 'USD',
+	additionalFields: { ...card, orderDescription: 'Winnings' },
+	options,
+});
+
+const payouts = async (sb: Sandbox) => (await sb.ledger()).filter((entry) => entry.kind === 'payout');
+
+describe('an approved plan runs at most once, ever (issue 30, item 3)', () => {
+	it('a payout under a generated order ID, approved once and run three times, pays once: the runs after the first send nothing', async () => {
+		const [rehearsal] = jsonOf(await runNode(env.sb, cardPayout({ dryRun: true })));
+		const [planId, drawn] = [String(rehearsal.planId), String(rehearsal.client_orderid)];
+		expect(planId).toMatch(PLAN_ID);
+		expect(drawn).toMatch(/^n8n-[a-z]{14}$/);
+		const first = await runNode(env.sb, cardPayout({ approvedPlanId: planId, ...WAIT }));
+		expect(first.error).toBeUndefined();
+		// the order ID the approver was shown is the one sent
+		expect(jsonOf(first)[0]).toMatchObject({ planId, client_orderid: drawn, moneyEffect: 'moved' });
+		const mark = await requestCount(env.sb);
+		for (const again of [1, 2]) {
+			const run = await runNode(env.sb, cardPayout({ approvedPlanId: planId, ...WAIT }));
+			expect(run.error?.message).toContain(`not the approved plan ${planId}`);
+			expect(run.error?.message).toContain('the gateway already has this order ID');
+			expect(run.error?.description).toContain('runs only as approved, and once');
+			expect(run.error?.context?.moneyEffect).toBe('notSent');
+			expect(again).toBeGreaterThan(0);
+		}
+		expect(await actionsSince(env.sb, mark)).toEqual([]);
+		expect((await payouts(env.sb)).map((entry) => `${entry.amount} ${entry.client_orderid}`)).toEqual([
+			`25.00 ${drawn}`,
+		]);
+	});
+
+	it('two runs under one approval at once (Execute clicked twice) pay once', async () => {
+		const [rehearsal] = jsonOf(await runNode(env.sb, cardPayout({ dryRun: true })));
+		const [planId, drawn] = [String(rehearsal.planId), String(rehearsal.client_orderid)];
+		const mark = await requestCount(env.sb);
+		const runs = await Promise.all([1, 2].map(() => runNode(env.sb, cardPayout({ approvedPlanId: planId, ...WAIT }))));
+		expect((await payouts(env.sb)).map((entry) => entry.client_orderid)).toEqual([drawn]);
+		expect((await actionsSince(env.sb, mark)).filter((action) => action.startsWith('payout'))).toHaveLength(1);
+		// one pays, the other finds the order and says so: nothing sent
+		const outputs = runs.flatMap((run) => jsonOf(run));
+		expect(outputs.map((output) => output.moneyEffect).sort()).toEqual(['moved', 'noMoneyMoved']);
+		expect(outputs.find((output) => output.moneyEffect === 'noMoneyMoved')).toMatchObject({ alreadyExisted: true });
+	});
+
+	it('an old approval does not fit a later identical run: every dry run draws new order IDs and a new plan ID', async () => {
+		const [old] = jsonOf(await runNode(env.sb, cardPayout({ dryRun: true })));
+		expect(single(await runNode(env.sb, cardPayout({ approvedPlanId: String(old.planId), ...WAIT }))).moneyEffect).toBe(
+			'moved',
+		);
+		// Next month, the same payout again: a new rehearsal, a new approval
+		const [next] = jsonOf(await runNode(env.sb, cardPayout({ dryRun: true })));
+		expect(next.planId).not.toBe(old.planId);
+		expect(next.client_orderid).not.toBe(old.client_orderid);
+		const mark = await requestCount(env.sb);
+		expect((await runNode(env.sb, cardPayout({ approvedPlanId: String(old.planId) }))).error?.message).toContain(
+			'the gateway already has this order ID',
+		);
+		expect(await actionsSince(env.sb, mark)).toEqual([]);
+		expect(
+			single(await runNode(env.sb, cardPayout({ approvedPlanId: String(next.planId), ...WAIT }))).moneyEffect,
+		).toBe('moved');
+		expect(await payouts(env.sb)).toHaveLength(2);
+	});
+
+	it('a partial refund approved and run, then run again under the same approval: refused, nothing sent', async () => {
+		const rows = (await paidOrders(env.sb, ['once-a'])).map((row) => ({ ...row, amount: '3.00' }));
+		const planId = planIdOfRun(await dryRun(env.sb, rows));
+		const first = await runNode(env.sb, bulkRefund({ approvedPlanId: planId, ...WAIT }), { input: rows });
+		expect(jsonOf(first)[0]).toMatchObject({ moneyEffect: 'moved', amountReturned: '3.00' });
+		const mark = await requestCount(env.sb);
+		const again = await runNode(env.sb, bulkRefund({ approvedPlanId: planId, ...WAIT }), { input: rows });
+		expect(again.error?.message).toContain(`not the approved plan ${planId}`);
+		expect(again.error?.message).toContain('it reports approved, 7.00 USD, last transaction reversal');
+		expect(await actionsSince(env.sb, mark)).toEqual([]);
+		expect((await moved(env.sb)).filter((line) => line.startsWith('return'))).toEqual(['return 3.00 USD once-a']);
+	});
+});
+
+describe('an approved plan binds what is sent in full, not as shown (issue 30, item 4)', () => {
+	const bankPayout = (options: INodeParameters, account: INodeParameters): INodeParameters => ({
+		resource: 'payout',
+		operation: 'send',
+		merchantOrderId: '={{ $json.id }}',
+		amount: '900.00',
+		currency: 'USD',
+		additionalFields: account,
+		options,
+	});
+	const ACCOUNT = { accountNumber: 'GB33BUKB20201555555555', bankName: 'Demo Bank', routingNumber: '021000021' };
+	const sale = (options: INodeParameters, card: INodeParameters = {}) =>
+		cardPayment({ merchantOrderId: '={{ $json.id }}', amount: '250.00', ...card, options });
+
+	it.each([
+		[
+			'a payout card swapped for another with the same first 6 and last 4',
+			(options: INodeParameters) => cardPayout(options),
+			(options: INodeParameters) => cardPayout(options, { ...PAYOUT_CARD, cardNumber: sameMask(PAN2) }),
+		],
+		[
+			'a bank payout moved to another account ending in the same 4 digits, at another bank and routing number',
+			(options: INodeParameters) => bankPayout(options, ACCOUNT),
+			(options: INodeParameters) =>
+				bankPayout(options, {
+					accountNumber: 'DE89370400440532015555',
+					bankName: 'Other Bank',
+					routingNumber: '026009593',
+				}),
+		],
+		[
+			'a sale charged to another card',
+			(options: INodeParameters) => sale(options),
+			(options: INodeParameters) => sale(options, { cardNumber: sameMask(PAN) }),
+		],
+		[
+			'an Extra Field naming a second destination',
+			(options: INodeParameters) => bankPayout(options, ACCOUNT),
+			(options: INodeParameters) => ({
+				...bankPayout(options, ACCOUNT),
+				extraFields: { field: [{ name: 'destination_account', value: 'GB94BARC10201530093459' }] },
+			}),
+		],
+	])('%s: the whole run is refused, nothing is sent', async (_change, approved, changed) => {
+		const input = [{ id: `bind-${Math.random().toString(36).slice(2)}` }];
+		const planId = planIdOfRun(await runNode(env.sb, approved({ dryRun: true }), { input }));
+		const before = await moved(env.sb);
+		const mark = await requestCount(env.sb);
+		const run = await runNode(env.sb, changed({ approvedPlanId: planId }), { input });
+		expect(run.error?.message).toContain(`not the approved plan ${planId}`);
+		expect(run.error?.context?.moneyEffect).toBe('notSent');
+		expect(await actionsSince(env.sb, mark)).toEqual([]);
+		expect(await moved(env.sb)).toEqual(before);
+		// unchanged, the approved plan runs
+		expect(single(await runNode(env.sb, approved({ approvedPlanId: planId }), { input })).planId).toBe(planId);
+	});
+});
+
+describe('plan IDs never read as card data (issue 30, item 11)', () => {
+	it('over 10,000 random plans: letters only, untouched by every mask', () => {
+		const items = (seed: number): PlanItem[] =>
+			Array.from({ length: 1 + (seed % 4) }, (_, index) => ({
+				operation: 'payout',
+				merchantOrderId: `inv-${seed}-${index}`,
+				gatewayOrderId: null,
+				amount: `${seed % 997}.${String(index).padStart(2, '0')}`,
+				currency: 'USD',
+				destination: 'card 555555******4444',
+				target: null,
+				orderState: 'no such order yet',
+				requestDigest: randomBytes(8).toString('hex'),
+			}));
+		const masked: string[] = [];
+		for (let seed = 0; seed < 10_000; seed++) {
+			const id = planIdOf(randomBytes(16).toString('hex'), newPlanNonce(), items(seed));
+			if (!PLAN_ID.test(id) || maskText(id) !== id || maskSensitive({ planId: id }).planId !== id) masked.push(id);
+		}
+		expect(masked).toEqual([]);
+	});
+
+	it('a plan ID of an earlier version (plan- and 32 hex digits) is refused, saying so; nothing is sent', async () => {
+		const rows = await paidOrders(env.sb, ['old-id']);
+		const mark = await requestCount(env.sb);
+		const run = await runNode(env.sb, bulkRefund({ approvedPlanId: 'plan-2ef2a95e4444555566661111d41577ab' }), {
+			input: rows,
+		});
+		expect(run.error?.message).toContain('"Approved Plan ID" cannot be read');
+		expect(run.error?.message).toContain('a plan ID of an earlier version of the node');
+		expect(run.error?.message).toContain('Rehearse again');
+		expect(await actionsSince(env.sb, mark)).toEqual([]);
+	});
+});
+
+describe('a plan that moves nothing is not offered for approval (issue 30, item 13)', () => {
+	it('every refund made already: no plan ID, "nothing to approve"; a run bound to the earlier plan sends nothing', async () => {
+		const rows = await paidOrders(env.sb, ['none-a', 'none-b', 'none-c', 'none-d']);
+		const planId = planIdOfRun(await dryRun(env.sb, rows));
+		const run = await runNode(env.sb, bulkRefund({ approvedPlanId: planId, ...WAIT }), { input: rows });
+		expect(run.error).toBeUndefined();
+		const rehearsal = jsonOf(await dryRun(env.sb, rows));
+		expect(rehearsal.map((item) => item.planId)).toEqual([null, null, null, null]);
+		expect(rehearsal[0].planSummary).toMatchObject({
+			planId: null,
+			items: 4,
+			totals: { USD: '0.00' },
+			note: expect.stringContaining('nothing to approve: no item would move money (nothing is left on the order)'),
+		});
+		expect((rehearsal[0].planned as IDataObject).movesNothing).toBe('nothing is left on the order');
+		const before = await moved(env.sb);
+		const mark = await requestCount(env.sb);
+		const bound = await runNode(env.sb, bulkRefund({ approvedPlanId: planId }), { input: rows });
+		expect(bound.error?.message).toContain('as it is now it has no plan ID: nothing to approve');
+		expect(await actionsSince(env.sb, mark)).toEqual([]);
 		expect(await moved(env.sb)).toEqual(before);
 	});
 });

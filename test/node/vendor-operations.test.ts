@@ -57,14 +57,16 @@ describe.each([
 			}),
 		);
 		expect(out).toMatchObject({ status: 'approved', transactionType: 'capture', orderid: hold.orderid });
+		// The held amount, then (issue 30) whether a capture is on the order already, asked in its turn.
 		const requests = (await reading.sb.requests()).slice(before);
-		expect(requests[0].op).toBe('status');
-		expect(requests[1]).toMatchObject({ op: 'capture', result: 'async-response' });
-		expect(requests[1].params).toMatchObject({ amount: '30.00', currency: 'USD' });
+		expect(requests.slice(0, 2).map((request) => request.op)).toEqual(['status', 'status']);
+		expect(requests[2]).toMatchObject({ op: 'capture', result: 'async-response' });
+		expect(requests[2].params).toMatchObject({ amount: '30.00', currency: 'USD' });
 		expect((await reading.sb.ledger('cap-full')).map((e) => [e.kind, e.amount])).toEqual([['capture', '30.00']]);
 	});
 
-	it('a partial capture sends the amount given, without asking first', async () => {
+	// Issue 30: one status query first, whether a capture is on the order already (a re-run), never for the amount.
+	it('a partial capture sends the amount given, after one status query (is a capture on the order already?)', async () => {
 		const hold = await approved(reading.sb, 'preauth', 'cap-part', { amount: '30.00' });
 		const before = (await reading.sb.requests()).length;
 		single(
@@ -76,7 +78,7 @@ describe.each([
 				additionalFields: { amount: '12.50', currency: 'USD' },
 			}),
 		);
-		expect((await reading.sb.requests()).slice(before).map((r) => r.op)).toEqual(['capture']);
+		expect((await reading.sb.requests()).slice(before).map((r) => r.op)).toEqual(['status', 'capture']);
 		expect((await reading.sb.ledger('cap-part')).map((e) => [e.kind, e.amount])).toEqual([['capture', '12.50']]);
 	});
 });
@@ -258,11 +260,19 @@ describe('v4 sale with a hosted-fields ticket, and v4 status', () => {
 			lastFourDigits: '4444',
 			cardHolderName: 'JANE ROE',
 		});
-		// Before the sale: is the order ID new? Only the v2 status finds an order by the merchant order ID.
-		// Afterwards, with the gateway order ID known, the v4 status.
+		// Before the sale: is the order ID new? The v4 status, by the merchant order ID alone (a V4-only gateway
+		// serves no /api/v2/*), refused as the vendor's emulator refuses an order it does not hold: "no such order".
+		// Afterwards, with the gateway order ID known, the v4 status again.
 		const [check, query] = await sent(env.sb, 'v4-sale-1', 'status');
-		expect(check).toMatchObject({ path: '/paynet/api/v2/status/1001' });
+		expect(check).toMatchObject({
+			path: '/paynet/api/v4/status/1001',
+			result: 'validation-error(3: Unknown order undefined.)',
+			params: { login: MERCHANT.login, client_orderid: 'v4-sale-1' },
+		});
+		expect(check.params).not.toHaveProperty('orderid');
 		expect(query).toMatchObject({ path: '/paynet/api/v4/status/1001' });
+		const v2 = (await env.sb.requests()).filter((r) => r.client_orderid === 'v4-sale-1' && r.path.includes('/api/v2/'));
+		expect(v2).toEqual([]);
 		expect(query.params).toMatchObject({ login: MERCHANT.login, orderid: out.orderid });
 		expect((await env.sb.ledger('v4-sale-1')).map((e) => [e.kind, e.amount])).toEqual([['sale', '12.34']]);
 	});
@@ -389,7 +399,8 @@ describe("Transaction → Get Status (V4): the untyped reply of the vendor's emu
 			'processor-rrn': expect.stringMatching(/^\d{12}$/),
 			bank_message: 'Approved',
 		});
-		expect(await v4Queries('v4-st-ok')).toHaveLength(1);
+		// the check before the sale (by the merchant order ID alone), then this query
+		expect((await v4Queries('v4-st-ok')).map((query) => query.params?.orderid)).toEqual([undefined, orderid]);
 		expect((await env.sb.ledger('v4-st-ok')).map((e) => [e.kind, e.amount])).toEqual([['sale', '12.34']]);
 	});
 
@@ -553,5 +564,127 @@ describe('Transaction → Get Status (V4) reads an untyped reply only when it is
 		);
 		expect(run.error?.description).toContain('look up order 4823190 ("hf-1")');
 		expect(run.serialised).not.toContain('"final":true');
+	});
+});
+
+// Issue 30, finding 8: api_v4_payout-pay lists client_orderid, orderid and login as required; the
+// sandbox refuses a pay without them, or with a login that is not the signer's.
+describe('Payout → Pay (V4) sends the login and both order IDs', () => {
+	const check = async (merchantOrderId: string) =>
+		single(
+			await runNode(env.sb, {
+				resource: 'payout',
+				operation: 'check',
+				merchantOrderId,
+				amount: '40.00',
+				currency: 'USD',
+				additionalFields: { cardNumber: PAN2, expireMonth: '11', expireYear: '2033' },
+				options: WAIT,
+			}),
+		);
+
+	it('pays a checked payout once, with login, client_orderid and orderid in the signed body', async () => {
+		const checked = await check('v4-pay-1');
+		expect(checked).toMatchObject({ status: 'approved' });
+		const paid = single(
+			await runNode(env.sb, {
+				resource: 'payout',
+				operation: 'pay',
+				merchantOrderId: 'v4-pay-1',
+				gatewayOrderId: checked.orderid,
+			}),
+		);
+		expect(paid).toMatchObject({ orderid: checked.orderid, client_orderid: 'v4-pay-1' });
+		const [pay] = await sent(env.sb, 'v4-pay-1', 'payout-pay');
+		expect(pay).toMatchObject({ path: '/paynet/api/v4/payout-pay/1001', result: 'async-response' });
+		expect(pay.params).toEqual({ login: MERCHANT.login, client_orderid: 'v4-pay-1', orderid: checked.orderid });
+		expect((await env.sb.ledger('v4-pay-1')).map((e) => [e.kind, e.amount])).toEqual([['payout', '40.00']]);
+	});
+
+	it('without the gateway order ID: an error naming the field, before anything is sent', async () => {
+		const checked = await check('v4-pay-2');
+		const run = await runNode(env.sb, {
+			resource: 'payout',
+			operation: 'pay',
+			merchantOrderId: 'v4-pay-2',
+			gatewayOrderId: '={{ $json.orderid }}',
+		});
+		expect(run.error?.message).toContain('"Gateway Order ID" is required');
+		expect(await sent(env.sb, 'v4-pay-2', 'payout-pay')).toEqual([]);
+		expect(await env.sb.ledger('v4-pay-2')).toEqual([]);
+		expect(checked.status).toBe('approved');
+	});
+});
+
+// Issue 30, finding 8: api_v4_status makes orderid conditional ("can be requested with only client_orderid if
+// it's unique") and lists the full status reply; the vendor's emulator answers a short untyped one. The
+// sandbox serves either (option v4StatusReply); the node reads both alike.
+describe.each([
+	['the emulator', 'emulator'],
+	['api_v4_status (full)', 'documented'],
+])('Get Status (V4) by the merchant order ID alone, reply shape of %s', (_shape, v4StatusReply) => {
+	const shaped = useSandbox({ v4StatusReply });
+	const mint = async () =>
+		(
+			await shaped.sb.admin<{ token: string }>('POST', 'hosted-fields/tokens', {
+				credit_card_number: PAN2,
+				expire_month: '10',
+				expire_year: '2034',
+				cvv2: '123',
+			})
+		).token;
+	const statusV4 = (merchantOrderId: string, gatewayOrderId = '') =>
+		runNode(shaped.sb, { resource: 'transaction', operation: 'getStatusV4', merchantOrderId, gatewayOrderId });
+
+	it('finds the order, sends no orderid, and reads the reply like one with the gateway order ID', async () => {
+		const sale = single(
+			await runNode(shaped.sb, {
+				resource: 'payment',
+				operation: 'saleWithToken',
+				merchantOrderId: 'v4-alone-1',
+				orderDescription: 'Hosted fields order',
+				amount: '12.34',
+				currency: 'USD',
+				hostedFieldsToken: await mint(),
+				...CUSTOMER,
+				redirectUrl: RETURN_URL,
+				additionalFields: { cardholderName: 'JANE ROE' },
+			}),
+		);
+		const alone = single(await statusV4('v4-alone-1'));
+		const both = single(await statusV4('v4-alone-1', sale.orderid));
+		const expected = {
+			status: 'approved',
+			final: true,
+			orderid: sale.orderid,
+			client_orderid: 'v4-alone-1',
+			amount: '12.34',
+			currency: 'USD',
+			lastFourDigits: '4444',
+			cardHolderName: 'JANE ROE',
+			approvalCode: expect.stringMatching(/^\d{6}$/),
+		};
+		expect(alone).toMatchObject(expected);
+		expect(both).toMatchObject(expected);
+		if (v4StatusReply === 'documented') {
+			expect(alone).toMatchObject({ type: 'status-response', transactionType: 'sale' });
+			expect(alone.serialNumber).toEqual(expect.any(String));
+		} else {
+			expect(alone).not.toHaveProperty('type');
+			expect(alone).not.toHaveProperty('serialNumber');
+		}
+		const queries = (await shaped.sb.requests()).filter(
+			(r) => r.client_orderid === 'v4-alone-1' && r.path === '/paynet/api/v4/status/1001',
+		);
+		// the sale's own check (is the order ID new?), then the two queries
+		expect(queries.map((query) => query.params?.orderid)).toEqual([undefined, undefined, sale.orderid]);
+		expect(queries.every((query) => query.params?.login === MERCHANT.login)).toBe(true);
+	});
+
+	it("an order it does not hold is the gateway's refusal, as the emulator words it (HTTP 400)", async () => {
+		const run = await statusV4('v4-alone-none');
+		expect(run.items).toEqual([]);
+		expect(run.error?.message).toBe('Transaction → Get Status (V4): Unknown order undefined. (code 3)');
+		expect(run.error?.httpCode).toBe('400');
 	});
 });

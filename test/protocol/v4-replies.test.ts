@@ -2,11 +2,13 @@
 // (payneteasy/hosted-fields-examples e2e-tests/src/emulator/gateway.ts, see docs/sandbox.md), the
 // sale reply, and the refusals. An untyped reply with a status counts only when it is about the
 // order the request named: nothing else in it says it comes from the gateway.
+import { STATUS_QUERIES } from '../../nodes/shared/protocol/catalogue';
 import {
 	classifyReply,
 	isOrderNotFound,
 	notAGatewayReply,
 	parseGatewayReply,
+	refusalSaysNoSuchOrder,
 	type ReplyExpectation,
 } from '../../nodes/shared/protocol/reply';
 
@@ -165,5 +167,46 @@ describe('the v4 sale reply (untyped, serial-number, paynet-order-id a number) i
 		const refusal = json({ 'error-message': 'Unknown or already spent hosted_fields_token.' }, 400);
 		expect(notAGatewayReply(refusal, { clientOrderId: 'hf-order-1' })).toBeUndefined();
 		expect(classifyReply(refusal)).toMatchObject({ kind: 'validation' });
+	});
+});
+
+// Issue 30, finding 8: which refusal of a status query means "no such order" is declared once, per status
+// query (catalogue.ts STATUS_QUERIES). The V4 status: the vendor emulator's HTTP 400 "Unknown order <orderid>."
+// (with "undefined" when asked by the merchant order ID alone). The v2 status declares none.
+describe('"no such order" as the status queries declare it', () => {
+	const v4 = STATUS_QUERIES.statusV4.noSuchOrderRefusal;
+	const refusal = (message: string, httpStatus = 400, extra: object = {}) =>
+		json({ 'error-message': message, ...extra }, httpStatus);
+
+	it.each([
+		['asked by the merchant order ID alone', refusal('Unknown order undefined.'), undefined],
+		['asked with the gateway order ID', refusal('Unknown order 4823190.'), '4823190'],
+		[
+			"the sandbox's typed form",
+			refusal('Unknown order undefined.', 400, { type: 'validation-error', 'serial-number': 'sn-1', 'error-code': 3 }),
+			undefined,
+		],
+	])('%s: no such order', (_name, reply, asked) => {
+		expect(refusalSaysNoSuchOrder(reply, v4, asked)).toBe(true);
+	});
+
+	it.each([
+		['another gateway order named', refusal('Unknown order 1.'), '4823190'],
+		['an unknown login', refusal('Unknown login someone-else.'), undefined],
+		['other words for it', refusal('Order not found'), undefined],
+		['a refusal naming something else', refusal('Unknown order type sale-x for endpoint'), undefined],
+		['the words with HTTP 404', refusal('Unknown order undefined.', 404), undefined],
+		['the words with HTTP 409', refusal('Unknown order undefined.', 409), undefined],
+		['the words with HTTP 500', refusal('Unknown order undefined.', 500), undefined],
+		['the words with HTTP 200', refusal('Unknown order undefined.', 200), undefined],
+	])('%s: not "no such order"', (_name, reply, asked) => {
+		expect(refusalSaysNoSuchOrder(reply, v4, asked)).toBe(false);
+	});
+
+	it('the v2 status declares no such refusal: none of them reads as "no such order" there', () => {
+		expect(STATUS_QUERIES.status.noSuchOrderRefusal).toBeUndefined();
+		expect(refusalSaysNoSuchOrder(refusal('Unknown order undefined.'), STATUS_QUERIES.status.noSuchOrderRefusal)).toBe(
+			false,
+		);
 	});
 });

@@ -66,6 +66,30 @@ const TDS_FORMULA: readonly ControlPart[] = ['login', { field: 'client-order-id'
 /** The two status queries: v2 (control) for v2 operations, v4 (RSA) for v4 ones. */
 export type StatusQueryId = 'status' | 'statusV4';
 
+/** How a status query is asked, and how it says that the gateway holds no such order. */
+export interface StatusQuery {
+	/** Can ask about one transaction of the order by its serial number (`by-request-sn`). */
+	bySerial: boolean;
+	/**
+	 * A refusal that means "no such order" (besides a status reply saying so): its HTTP status and its
+	 * message, whose group 1 names the order the gateway did not find. Any other refusal leaves the order unknown.
+	 */
+	noSuchOrderRefusal?: { httpStatus: number; message: RegExp };
+}
+
+/**
+ * Both status queries find an order by the merchant order ID alone; the gateway order ID is added when
+ * known. So an operation asks its own status query whether a new order's ID is taken, and a V4 one asks
+ * the v4 status: a V4-only gateway (the vendor's hosted-fields emulator) serves no /api/v2/*.
+ */
+export const STATUS_QUERIES: Readonly<Record<StatusQueryId, StatusQuery>> = {
+	status: { bySerial: true },
+	// api_v4_status: orderid "can be requested with only client_orderid if it's unique"; by-request-sn is listed
+	// but not sent (the vendor's emulator reads none). That emulator refuses an order it does not hold with
+	// HTTP 400 and an untyped `Unknown order <orderid>.` (gateway-facts §15–16).
+	statusV4: { bySerial: false, noSuchOrderRefusal: { httpStatus: 400, message: /^Unknown order\s*(\S*?)\.?$/i } },
+};
+
 type OperationOptions = Partial<Pick<GatewayOperation, 'control' | 'orderIdField' | 'groupCapable'>>;
 
 // Generic so that an operation declared with a formula is typed as having one. What an operation does

@@ -195,6 +195,21 @@ export function isOrderNotFound(reply: GatewayReply): boolean {
 	return /not found|no such|cannot find|can't find|unknown order|does not exist/i.test(message);
 }
 
+/**
+ * True when a status query's refusal is the one its declaration (catalogue.ts STATUS_QUERIES) reads as
+ * "no such order": the declared HTTP status and wording, naming the gateway order asked about when one
+ * was (the vendor's emulator names whatever it was sent, "undefined" when asked by the merchant order ID alone).
+ */
+export function refusalSaysNoSuchOrder(
+	reply: GatewayReply,
+	refusal: { httpStatus: number; message: RegExp } | undefined,
+	askedOrderId?: string,
+): boolean {
+	if (!refusal || reply.httpStatus !== refusal.httpStatus) return false;
+	const named = refusal.message.exec(replyRecord(reply).errorMessage ?? '');
+	return !!named && (!askedOrderId || named[1] === askedOrderId);
+}
+
 /** One name or value of a form-encoded body (`+` is a space; a bad escape is kept as it is). */
 export function decodeFormComponent(text: string): string {
 	const spaced = text.replace(/\+/g, ' ');

@@ -2,8 +2,13 @@ import { sleep, type IExecuteFunctions } from 'n8n-workflow';
 
 import { withMoneyEffect } from '../../../shared/moneyEffect';
 import { sameAmount } from '../../../shared/protocol/amount';
-import type { OperationId } from '../../../shared/protocol/catalogue';
-import { isOrderNotFound, replyRecord, type GatewayReply } from '../../../shared/protocol/reply';
+import { STATUS_QUERIES, type OperationId } from '../../../shared/protocol/catalogue';
+import {
+	isOrderNotFound,
+	refusalSaysNoSuchOrder,
+	replyRecord,
+	type GatewayReply,
+} from '../../../shared/protocol/reply';
 import type { GatewayFailure } from '../../../shared/protocol/reply';
 import { gatewayRequest, type GatewayCall, type GatewayOutcome } from '../../../shared/transport';
 
@@ -15,6 +20,7 @@ import {
 	lostReplyError,
 	moneyMayHaveMoved,
 	notReceived,
+	notResent,
 	otherOrderError,
 	refusedError,
 } from './messages';
@@ -61,7 +67,8 @@ export type StatusKnowledge =
 /**
  * Sends a request once and makes sure a lost reply never turns into a second charge: for
  * money-moving requests the gateway is asked about the order first; only when it does not know
- * the order is the request resent (once, with the same merchant order ID).
+ * the order is the request resent (once, with the same merchant order ID), unless it is never resent
+ * (facts.ts): then its outcome is reported as unknown.
  */
 export async function deliver(ctx: IExecuteFunctions, call: GatewayCall, plan: DeliveryPlan): Promise<Delivered> {
 	const facts = factsOf(plan);
@@ -70,10 +77,11 @@ export async function deliver(ctx: IExecuteFunctions, call: GatewayCall, plan: D
 		return answered(matchingOrder(ctx, plan, settle(ctx, first, plan)), {});
 
 	const knowledge = await learnStatus(ctx, call, plan);
-	if (facts.neverResent) throw followUpLost(ctx, plan, first, knowledge);
+	if (!facts.statusConfirms) throw followUpLost(ctx, plan, first, knowledge);
 	if (knowledge.kind === 'found')
 		return { reply: matchingOrder(ctx, plan, knowledge.reply), notes: { recoveredFromLostReply: true }, direct: false };
 	if (knowledge.kind === 'unknown') throw moneyMayHaveMoved(ctx, plan, first, knowledge.reason);
+	if (facts.neverResent) throw notResent(ctx, plan, first);
 	// A refusal of the signature will not change by resending; the gateway confirmed it has no order.
 	if (isSignatureRefusal(first)) throw notReceived(ctx, plan, first, 'once');
 
@@ -172,17 +180,15 @@ export async function learnStatus(
 	const { statusQuery } = factsOf(plan);
 	if (!statusQuery) return { kind: 'unknown', reason: 'no status query finds what this operation makes' };
 	if (!plan.clientOrderId) return { kind: 'unknown', reason: 'no merchant order ID to ask about' };
-	// The v4 status finds an order by its gateway ID only (the vendor's emulator answers "Unknown order"
-	// without it, which must never read as "no such order"): without that ID, ask the v2 status, which
-	// looks an order up by the merchant order ID (the interface's Status).
-	const operation = statusQuery === 'statusV4' && plan.orderId ? 'statusV4' : 'status';
+	// Each status query finds an order by the merchant order ID alone (catalogue: STATUS_QUERIES).
+	const { bySerial, noSuchOrderRefusal } = STATUS_QUERIES[statusQuery];
 	const query: GatewayCall = {
-		operation,
+		operation: statusQuery,
 		fields: [
 			['login', plan.login],
 			['client_orderid', plan.clientOrderId],
 			['orderid', plan.orderId ?? ''],
-			...(serial && operation === 'status' ? [['by-request-sn', serial] as const] : []),
+			...(serial && bySerial ? [['by-request-sn', serial] as const] : []),
 		],
 		endpoint: call.endpoint,
 		timeoutMs: call.timeoutMs,
@@ -203,6 +209,8 @@ export async function learnStatus(
 			reason = `the status query got no gateway reply either (${outcome.what})`;
 			continue;
 		}
+		if (outcome.failure && refusalSaysNoSuchOrder(outcome.reply, noSuchOrderRefusal, plan.orderId))
+			return { kind: 'notFound', reply: outcome.reply };
 		if (outcome.failure)
 			return {
 				kind: 'unknown',

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { amountUnits } from '../../../shared/protocol/amount';
 import { OPERATIONS, type OperationId } from '../../../shared/protocol/catalogue';
 import { MONEY_ACTIONS, type MoneyActionFacts } from '../../../shared/protocol/money';
-import { replyRecord } from '../../../shared/protocol/reply';
+import { replyRecord, type GatewayReply } from '../../../shared/protocol/reply';
 import { maskSensitive } from '../../../shared/protocol/masking';
 import { buildGatewayRequest, type GatewayCall } from '../../../shared/transport';
 
@@ -85,21 +85,33 @@ function followUpEffect(
 	const { verb } = facts;
 	if (order?.kind !== 'found')
 		return `would ${verb} the order, but ${'unknown' in stake ? stake.unknown : 'its state is unknown'}: a real run would most likely be refused`;
-	const { status, amount: left, currency } = replyRecord(order.reply);
+	const { amount: left, currency } = replyRecord(order.reply);
 	const partial = !!item.values.amount && 'amount' in stake;
-	const more = partial && !!left && amountUnits((stake as Stake).amount) > amountUnits(left);
 	// The refusal leads: a dry run that a real run would not carry out must not open with what it would move.
-	const refusals = [
-		...(status !== facts.acceptsStatus
-			? [`the order is "${status || 'processing'}" and the gateway accepts this only on ${facts.acceptsStatus} orders`]
-			: []),
-		...(more ? [`${money(stake as Stake)} is more than the ${left} ${currency} left`] : []),
-	];
+	const refusals = followUpRefusals(facts, item.values, stake, order.reply);
 	const sentence = partial
 		? `${verb} ${money(stake as Stake)} of ${left} ${currency} left`
 		: `${verb} ${left} ${currency} (all that is left)`;
 	if (refusals.length) return `would be refused by the gateway: ${refusals.join('; ')} (asked: ${sentence})`;
 	return `would ${sentence}`;
+}
+
+/** Why the gateway would refuse a follow-up on the order as it reported it (none: it would take it). */
+export function followUpRefusals(
+	facts: MoneyActionFacts,
+	values: Readonly<Record<string, string>>,
+	stake: Stake | { unknown: string },
+	order: GatewayReply,
+): string[] {
+	const { status, amount: left, currency } = replyRecord(order);
+	const partial = !!values.amount && 'amount' in stake;
+	const more = partial && !!left && amountUnits((stake as Stake).amount) > amountUnits(left);
+	return [
+		...(status !== facts.acceptsStatus
+			? [`the order is "${status || 'processing'}" and the gateway accepts this only on ${facts.acceptsStatus} orders`]
+			: []),
+		...(more ? [`${money(stake as Stake)} is more than the ${left} ${currency} left`] : []),
+	];
 }
 
 function newOrderEffect(
@@ -112,8 +124,8 @@ function newOrderEffect(
 	const what = 'amount' in stake ? `${facts.verb} ${money(stake)}` : `send ${item.label}`;
 	if (!plan.clientOrderId) return `would ${what}`;
 	const sentence = `would ${what} as new order "${plan.clientOrderId}"`;
-	if (item.generatedOrderId)
-		return `${sentence} (an order ID generated for this dry run: a real run generates another)`;
+	if (item.generatedOrderId && !order)
+		return `${sentence} (an order ID drawn for this plan, new by construction: a run bound to the plan sends it, a run without "Approved Plan ID" generates another)`;
 	if (!order) return sentence;
 	if (order.kind === 'notFound') return `${sentence} (the gateway does not know this order ID yet)`;
 	if (order.kind === 'unknown')

@@ -9,7 +9,7 @@ import { gatewayError, type LostReply } from '../../../shared/transport';
 import type { DeliveryPlan, StatusKnowledge } from './delivery';
 import type { MoneyActionFacts } from '../../../shared/protocol/money';
 import { factsOf } from './facts';
-import { describePlanEntry, planDifferences, type PlanEntry } from './plan';
+import { approvalRefusal, describePlanEntry, planDifferences, type PlanEntry } from './plan';
 
 /** A 401/403 that is not a gateway reply: how gateways refuse a request signature. */
 export const isSignatureRefusal = (lost: LostReply) => lost.httpStatus === 401 || lost.httpStatus === 403;
@@ -232,8 +232,81 @@ export function alreadyExistedOutcome(
 	};
 }
 
+/** The outcome of a follow-up whose step the order shows made already: nothing was sent, nothing new moved. */
+export function alreadyDoneOutcome(
+	facts: MoneyActionFacts,
+	plan: DeliveryPlan,
+	reply: GatewayReply,
+	done: string,
+): { alreadyDone: true; moneyEffect: MoneyEffect; outcome: string } {
+	return {
+		alreadyDone: true,
+		moneyEffect: 'noMoneyMoved',
+		outcome: `${facts.noun} on order "${plan.clientOrderId}": ${done} (the gateway reports ${describeStatus(reply)}): nothing was sent, and this run moved nothing new`,
+	};
+}
+
+/** Where another capture or return on one order is made intended: a key of its own for each. */
+const ANOTHER_ONE =
+	'give each one a key of its own under Options → Act Once per Key (for example refund-{{ $json.ticketId }}; it needs the Card Gateway Claims Store API credential): a key is sent once, ever, by any execution';
+
+/**
+ * A step that may repeat on one order (a partial capture or return), refused because the order's latest
+ * transaction may be the same step made before (or the status names none) and no key says that another
+ * one is intended.
+ */
+export function repeatRefused(
+	ctx: IExecuteFunctions,
+	plan: DeliveryPlan,
+	facts: MoneyActionFacts,
+	reply: GatewayReply,
+): NodeOperationError {
+	const noun = facts.noun.toLowerCase();
+	const latest = replyRecord(reply).transactionType;
+	const why = latest
+		? `the order's latest transaction is "${latest}" (the gateway reports ${describeStatus(reply)}), so this ${noun} may be one made before, run again`
+		: `the gateway's status names no latest transaction (it reports ${describeStatus(reply)}), so whether this ${noun} was made before cannot be read`;
+	return new NodeOperationError(
+		ctx.getNode(),
+		`${plan.label} on order "${plan.clientOrderId}": ${why}; nothing was sent`,
+		{
+			itemIndex: plan.itemIndex,
+			description: `A ${noun} with an amount may be made more than once on one order: run again, it would ${facts.verb} twice. So it is sent without a key only while the order's latest transaction is not one like it. If that earlier transaction was this step, there is nothing left to do. If another ${noun} on this order is intended, ${ANOTHER_ONE}. Check the order first (Transaction → Get Status or the gateway back office).`,
+		},
+	);
+}
+
+/** A step that may repeat on one order, not sent because the order's status could not be learned. */
+export function repeatUnreadable(ctx: IExecuteFunctions, plan: DeliveryPlan, reason: string): NodeOperationError {
+	const noun = factsOf(plan).money.noun.toLowerCase();
+	return new NodeOperationError(
+		ctx.getNode(),
+		`${plan.label} on order "${plan.clientOrderId}": could not check whether this ${noun} was made before (${reason}); nothing was sent`,
+		{
+			itemIndex: plan.itemIndex,
+			description: `A ${noun} with an amount may repeat on one order, so it is sent only when the gateway's status shows none on it yet, or under a key of its own (Options → Act Once per Key). Run the item again when the gateway answers.`,
+		},
+	);
+}
+
+/**
+ * A new order that is never resent (facts.ts, NEVER_RESENT) lost its reply and the gateway does not show
+ * it (yet): its outcome is unknown.
+ */
+export function notResent(ctx: IExecuteFunctions, plan: DeliveryPlan, lost: LostReply): NodeApiError {
+	const order = `order "${plan.clientOrderId}"`;
+	return moneyError(
+		ctx,
+		plan,
+		'mayHaveMoved',
+		lost.message,
+		`${plan.label} for ${order}: no gateway reply (${lost.what}) and the gateway does not show the order yet; it is never resent, so its outcome is unknown: money MAY have moved`,
+		`Code ${lost.code}.${signatureHint(lost)} ${plan.label} is never resent automatically: the gateway takes the request and charges in the background, so an order it does not show yet may still appear. Look up ${order} later (Transaction → Get Status (V4) or the gateway back office) before running this item again; if the gateway still does not know it, run the item again with the SAME order ID (the node asks the gateway first, so one order ID is never charged twice).`,
+	);
+}
+
 const PLAN_RULE =
-	'A run bound to an approved plan runs only as approved: the whole run is refused when anything differs, and nothing was sent for any item. Rehearse again (Dry Run) and have the new plan approved, or fix what changed.';
+	'A run bound to an approved plan runs only as approved, and once: the whole run is refused when anything differs (a run of the plan before changed its orders too), and nothing was sent for any item. Rehearse again (Dry Run) and have the new plan approved, or fix what changed.';
 
 /** A run bound to a plan whose items could not all be planned: nothing was sent for any item. */
 export function planItemMissing(
@@ -259,10 +332,11 @@ export function planDiffers(
 	label: string,
 	itemIndex: number,
 	approved: string,
-	current: string,
+	current: string | null,
 	now: readonly PlanEntry[],
 	approvedItems: readonly PlanEntry[] | undefined,
 ): NodeOperationError {
+	const which = current ? `it is ${current}` : `as it is now it has no plan ID: ${approvalRefusal(now) ?? ''}`;
 	const differences = approvedItems
 		? planDifferences(approvedItems, now)
 		: [
@@ -274,8 +348,34 @@ export function planDiffers(
 	return withMoneyEffect(
 		new NodeOperationError(
 			ctx.getNode(),
-			`${label}: this run is not the approved plan ${approved} (it is ${current}); nothing was sent${approvedItems ? `. ${differences.length} difference(s): ${inMessage(differences)}` : ''}`,
+			`${label}: this run is not the approved plan ${approved} (${which}); nothing was sent${approvedItems ? `. ${differences.length} difference(s): ${inMessage(differences)}` : ''}`,
 			{ itemIndex, description: [PLAN_RULE, ...shown.map((line) => `• ${line}`)].join('<br>\n') },
+		),
+		'notSent',
+	);
+}
+
+/**
+ * An item of a run that matched its approved plan, whose order changed before its turn came: another
+ * run under the same approval (or someone else) acted on it meanwhile. Nothing was sent for it.
+ */
+export function planOrderMoved(
+	ctx: IExecuteFunctions,
+	label: string,
+	itemIndex: number,
+	approved: string,
+	entry: PlanEntry,
+	now: string,
+): NodeOperationError {
+	return withMoneyEffect(
+		new NodeOperationError(
+			ctx.getNode(),
+			`${label} (${describePlanEntry(entry)}): the order changed after this run was checked against the approved plan ${approved}: it was ${entry.orderState}, it is now ${now}; nothing was sent for this item`,
+			{
+				itemIndex,
+				description:
+					'Another run under the same approval, or someone else, acted on this order at the same time. An approved plan runs once: look the order up before anything else, and rehearse again for what is left.',
+			},
 		),
 		'notSent',
 	);

@@ -20,7 +20,13 @@ import {
 	type GatewayCall,
 } from '../../../shared/transport';
 
-import { alreadyExistedOutcome, orderCheckFailed } from './messages';
+import {
+	alreadyDoneOutcome,
+	alreadyExistedOutcome,
+	orderCheckFailed,
+	repeatRefused,
+	repeatUnreadable,
+} from './messages';
 import {
 	deliver,
 	learnStatus,
@@ -30,14 +36,15 @@ import {
 	type StatusKnowledge,
 } from './delivery';
 import { alreadyClaimedOutput, claimKey, settlingClaim } from './claims';
-import { moneyFactsOf, movesMoney } from './facts';
+import { factsOf, moneyFactsOf, movesMoney, ordersOnce } from './facts';
 import { guardAiAgent, guardRetryOnFail } from './guards';
-import { generatedOrderId, isExecutionRetry } from './orderIds';
+import { generatedIdsMayRepeat, generatedOrderId } from './orderIds';
 import { expireMonth, expireYear, sectionHeading, type Field } from './fields';
 import { hasLimits, reserveSpending, runSettings, type RunSettings } from './limits';
 import { extraFields, itemOptions, optionsCollection, RETRY_ON_FAIL_WARNING, type RunOptions } from './options';
 import { moneyOutcome } from './moneyOutcome';
-import { boundItem, planOfRun, planRecord, rehearsePlanned } from './planRun';
+import { oneAtATime } from './oneAtATime';
+import { planOfRun, planRecord, rehearsePlanned, runBound } from './planRun';
 import { nodeParameter, readAhead } from './parameters';
 import { summarise } from './output';
 import { asText, checkExpiry, isEmpty, label, wireValue } from './values';
@@ -217,8 +224,12 @@ async function executeOperation(ctx: IExecuteFunctions, spec: OperationSpec, ite
 	// A dry run, and a real run bound to an approved plan, plan the whole run before any item is sent.
 	const runPlan = await planOfRun(ctx, spec, itemIndex);
 	if (runPlan?.dryRun) return await rehearsePlanned(ctx, spec, runPlan, itemIndex);
-	const prepared = runPlan ? boundItem(ctx, spec, runPlan, itemIndex) : await prepareItem(ctx, spec, itemIndex);
-	return { ...(await runItem(ctx, spec, prepared)), ...planRecord(runPlan, itemIndex) };
+	if (runPlan)
+		return await runBound(ctx, spec, runPlan, itemIndex, async (prepared) => await runItem(ctx, spec, prepared));
+	return {
+		...(await runItem(ctx, spec, await prepareItem(ctx, spec, itemIndex))),
+		...planRecord(undefined, itemIndex),
+	};
 }
 
 /** One item, ready to send: its options, run settings, checked request and how it is sent. */
@@ -256,13 +267,24 @@ export async function prepareItem(
 		orderId: request.values.gatewayOrderId,
 		operation: spec.gateway,
 		target: request.clientOrderId ? undefined : targetOf(spec, request.values),
-		requested: facts.moves && !facts.followUp && request.values.amount ? requestedMoney(request.values) : undefined,
+		requested:
+			ordersOnce(spec) && !facts.followUp && request.values.amount ? requestedMoney(request.values) : undefined,
 	};
 	return { options, run, request, call, plan };
 }
 
-/** Sends one prepared item for real (a dry run never gets here) and reports what it did to the money. */
+/**
+ * Sends one prepared item for real (a dry run never gets here) and reports what it did to the money.
+ * Items that move money on the same order take turns (oneAtATime): a second execution acting on it
+ * asks the gateway only once the first is done, and finds what the first did.
+ */
 async function runItem(ctx: IExecuteFunctions, spec: OperationSpec, prepared: PreparedItem): Promise<IDataObject> {
+	const { plan } = prepared;
+	const turn = ordersOnce(spec) && plan.clientOrderId ? `${plan.login}\u0000${plan.clientOrderId}` : undefined;
+	return await oneAtATime(turn, async () => await sendItem(ctx, spec, prepared));
+}
+
+async function sendItem(ctx: IExecuteFunctions, spec: OperationSpec, prepared: PreparedItem): Promise<IDataObject> {
 	const facts = moneyFactsOf(spec);
 	const { options, run, request, call, plan } = prepared;
 	const { itemIndex } = plan;
@@ -292,6 +314,11 @@ async function runItem(ctx: IExecuteFunctions, spec: OperationSpec, prepared: Pr
 			alreadyExistedOutcome(facts, plan, existing),
 		);
 	}
+	const done = await counted(() => (facts.followUp ? followUpDone(ctx, prepared, before) : undefined));
+	if (done) {
+		unreserve?.();
+		return done;
+	}
 	const claim = options.actOncePerKey
 		? await counted(async () => await claimKey(ctx, itemIndex, options.actOncePerKey))
 		: undefined;
@@ -317,12 +344,50 @@ async function runItem(ctx: IExecuteFunctions, spec: OperationSpec, prepared: Pr
 }
 
 /**
+ * A follow-up run again, read from the order's status before it is sent (facts.ts, RERUN_RULES): when
+ * the order shows this step made already, the item says so and nothing is sent; a step that may repeat
+ * on one order (a partial capture or return) is refused, nothing sent, once something of its kind is on
+ * the order, unless Act Once per Key names this step (the claim then fences it).
+ */
+function followUpDone(
+	ctx: IExecuteFunctions,
+	{ options, request, plan }: PreparedItem,
+	before: StatusKnowledge | undefined,
+): IDataObject | undefined {
+	const { rerun, money } = factsOf(plan);
+	if (!rerun) return undefined;
+	const repeats = !!rerun.repeatsAfter && !!request.values.amount && !options.actOncePerKey;
+	if (before?.kind !== 'found') {
+		// Whether this step is on the order already cannot be read: a repeatable step is not sent.
+		if (repeats && before?.kind === 'unknown')
+			throw withMoneyEffect(repeatUnreadable(ctx, plan, before.reason), 'notSent');
+		return undefined;
+	}
+	const order = replyRecord(before.reply);
+	const done = rerun.done?.(order, request.values);
+	if (done)
+		return summarise(
+			before.reply,
+			request,
+			{},
+			options.includeRawReply,
+			alreadyDoneOutcome(money, plan, before.reply, done),
+		);
+	const latest = order.transactionType;
+	if (repeats && (!latest || rerun.repeatsAfter!.includes(latest)))
+		throw withMoneyEffect(repeatRefused(ctx, plan, money, before.reply), 'notSent');
+	return undefined;
+}
+
+/**
  * What the gateway knows about the order before anything that moves money is sent (one status
  * query), when something depends on it:
  * - a dry run describes the order it targets;
  * - a new order under an ID that may have been used already (typed by the user, or generated again
  *   by a retried execution) is not sent when the gateway has it: a repeated order ID must never
  *   move money twice, whatever the gateway does with it;
+ * - a follow-up is not sent when the order shows it made already, or when it may repeat on one order
+ *   and something of its kind is there (followUpDone);
  * - a full capture, return or void under spending limits counts what is on the order;
  * - a void or 3-D Secure completion is confirmed afterwards only against the order as it was before.
  */
@@ -336,17 +401,14 @@ export async function orderBefore(
 ): Promise<StatusKnowledge | undefined> {
 	const facts = moneyFactsOf(spec);
 	const { statusQuery } = OPERATIONS[spec.gateway];
-	if (!facts.moves || !plan.clientOrderId || !statusQuery) return undefined;
-	const reusedId = !request.generatedOrderId || isExecutionRetry(ctx);
-	// A follow-up confirmed by the order's latest transaction (a void, a 3-D Secure completion) is confirmed only
-	// if that transaction was not already there before it was sent.
-	const needed = facts.followUp
-		? run.dryRun || (hasLimits(run) && !request.values.amount) || facts.confirmation === 'ownType'
-		: reusedId;
-	if (!needed) return undefined;
+	if (!ordersOnce(spec) || !plan.clientOrderId || !statusQuery) return undefined;
+	const reusedId = !request.generatedOrderId || generatedIdsMayRepeat(ctx);
+	if (!facts.followUp && !reusedId) return undefined;
 	// What a real send would refuse (an unreadable key, a bad endpoint) is refused before the status query too.
 	await buildGatewayRequest(ctx, call);
-	const order = await learnStatus(ctx, call, plan);
+	// A follow-up is asked about with the status query that shows what its re-run rule reads (facts.ts).
+	const asked = factsOf(plan).rerun?.statusQuery;
+	const order = await learnStatus(ctx, call, asked ? { ...plan, operation: asked } : plan);
 	if (facts.followUp || run.dryRun) return order;
 	if (order.kind === 'unknown') throw orderCheckFailed(ctx, plan, order);
 	// An answer that names no gateway order is not proof that the order exists (nor that it does not).

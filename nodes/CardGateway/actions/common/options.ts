@@ -4,7 +4,7 @@ import { GatewayInputError } from '../../../shared/protocol/errors';
 import { maskText } from '../../../shared/protocol/masking';
 
 import { nodeOf, nodeParameter } from './parameters';
-import { PLAN_ID_PATTERN } from './plan';
+import { PLAN_ID_PATTERN, planIdHint } from './plan';
 
 export const RETRY_ON_FAIL_WARNING =
 	'The node setting "Retry On Fail" must stay off for this operation (the node refuses to run with it): a blind resend can move money twice. The node already retries safely (it asks the gateway for the order status first).';
@@ -49,9 +49,9 @@ const ALL_OPTIONS: INodeProperties[] = [
 		name: 'approvedPlanId',
 		type: 'string',
 		default: '',
-		placeholder: 'e.g. plan-3f9c0a…',
+		placeholder: 'e.g. plan-qhtzkvbeoyadmwru-…',
 		description:
-			'Run only the plan someone approved: the plan ID a dry run of the same items gave. Before anything is sent the node rebuilds the plan from the current items and the orders as the gateway reports them now; if anything differs (an item added or removed, an amount, currency or order state changed) the whole run is refused and nothing is sent. Read from the first item.',
+			'Run only the plan someone approved, once: the plan ID a dry run of the same items gave. Before anything is sent the node rebuilds the plan from the current items and the orders as the gateway reports them now; if anything differs (an item added or removed, a value sent, compared in full, or an order state changed, also by an earlier run of this plan) the whole run is refused and nothing is sent. Read from the first item.',
 	},
 	{
 		displayName: 'Concurrency',
@@ -402,13 +402,13 @@ function readText(label: string, value: unknown): string | GatewayInputError {
 }
 
 /**
- * A plan ID as a dry run gives it ("plan-" and 32 hex digits, any case). Set but empty is refused too:
- * an approval step that lost its plan ID must not turn into a run bound to nothing.
+ * A plan ID as a dry run gives it (plan.ts: letters, any case). Set but empty is refused too: an
+ * approval step that lost its plan ID must not turn into a run bound to nothing.
  */
 function readPlanId(label: string, value: unknown): string | GatewayInputError {
 	const id = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
 	if (id !== undefined && PLAN_ID_PATTERN.test(id)) return id;
-	return unreadableValue(label, value, 'use the planId of a dry run of these items, such as "plan-" and 32 hex digits');
+	return unreadableValue(label, value, planIdHint(id));
 }
 
 /** A spending limit that is set: text such as "500.00" or "500 USD, 450 EUR", or a positive number. */

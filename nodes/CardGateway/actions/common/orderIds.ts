@@ -9,6 +9,11 @@ import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8
  * runs again under the same run index: a retried execution generates the IDs the failed one sent,
  * so the gateway can tell that an item was already sent. A fresh execution starts with an empty
  * context and gets a new seed.
+ *
+ * A plan fixes them instead (issue 30): a dry run draws a nonce, which becomes part of the plan ID,
+ * and derives its items' order IDs from it; a run bound to that plan derives the same IDs from the
+ * approved plan ID. Every run under one approval therefore sends the same order IDs, and the
+ * gateway's "is this order new?" answer tells a second run from the first.
  */
 const SEED_KEY = 'generatedOrderIdSeed';
 const SEED = /^[0-9a-f]{32}$/;
@@ -16,13 +21,35 @@ const SEED = /^[0-9a-f]{32}$/;
 const NOT_REPRODUCIBLE = 'not-reproducible';
 
 /** How the IDs of one run of the node (one execute context) are made. */
-type Derivation = { seed: string; runIndex: number } | 'random';
+type Derivation =
+	| { seed: string; runIndex: number }
+	/** From a plan's nonce: `bound` when the run is bound to the plan (an earlier run may have sent them). */
+	| { planNonce: string; bound: boolean }
+	| 'random';
 
 const derivations = new WeakMap<object, Derivation>();
 
 /** The execution is n8n's Retry of a failed one: items may have been sent by the execution it retries. */
 export function isExecutionRetry(ctx: IExecuteFunctions): boolean {
 	return ctx.getMode() === 'retry';
+}
+
+/**
+ * The order IDs this run generates may have been sent before: by the execution an n8n Retry
+ * retries, or by an earlier run under the same approved plan. Each such ID is looked up first.
+ */
+export function generatedIdsMayRepeat(ctx: IExecuteFunctions): boolean {
+	const known = derivations.get(ctx);
+	if (known && known !== 'random' && 'planNonce' in known) return known.bound;
+	return isExecutionRetry(ctx);
+}
+
+/**
+ * This run's generated order IDs come from a plan's nonce (set before any item is read): a dry
+ * run's fresh nonce, or the nonce of the approved plan a run is bound to.
+ */
+export function deriveOrderIdsFromPlan(ctx: IExecuteFunctions, planNonce: string, bound: boolean): void {
+	derivations.set(ctx, { planNonce, bound });
 }
 
 /**
@@ -35,16 +62,23 @@ export function generatedOrderId(ctx: IExecuteFunctions, itemIndex: number): str
 	const bytes =
 		derivation === 'random'
 			? randomBytes(ID_LETTERS)
-			: createHash('sha256').update(`${derivation.seed}:${derivation.runIndex}:${itemIndex}`).digest();
-	return `n8n-${lettersOf(bytes)}`;
+			: 'planNonce' in derivation
+				? createHash('sha256').update(`plan:${derivation.planNonce}:${itemIndex}`).digest()
+				: createHash('sha256').update(`${derivation.seed}:${derivation.runIndex}:${itemIndex}`).digest();
+	return `n8n-${lettersOf(bytes, ID_LETTERS)}`;
 }
 
 /** Letters only (26^14, about 2^66): a run of digits could read as a card number and be masked in every output. */
 const ID_LETTERS = 14;
 
-function lettersOf(bytes: Buffer): string {
+/**
+ * `count` lowercase letters, one from each of the first `count` bytes: identifiers we mint hold no
+ * digits, so no masking of card numbers ever touches them. (Unchanged since IDs were first derived
+ * this way: a Retry must derive the IDs its first attempt sent.)
+ */
+export function lettersOf(bytes: Uint8Array, count: number): string {
 	let letters = '';
-	for (let index = 0; index < ID_LETTERS; index++) letters += String.fromCharCode(97 + (bytes[index] % 26));
+	for (let index = 0; index < count; index++) letters += String.fromCharCode(97 + (bytes[index] % 26));
 	return letters;
 }
 

@@ -1,19 +1,36 @@
-// A run's plan in the node (issue 26): a dry run plans every item before any item is reported, so
-// that each output carries the plan ID of the whole run; a real run with "Approved Plan ID" plans
+// A run's plan in the node (issues 26, 30): a dry run plans every item before any item is reported,
+// so that each output carries the plan ID of the whole run; a real run with "Approved Plan ID" plans
 // every item the same way before anything is sent, and runs only if the plan is the approved one.
+// The approved plan's nonce fixes the order IDs the node generates (orderIds.ts), so a second run
+// under one approval finds its orders at the gateway; a follow-up finds its order changed.
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { withMoneyEffect } from '../../../shared/moneyEffect';
 import { perRun } from '../../../shared/perRun';
+import { buildGatewayRequest, merchantCredentials } from '../../../shared/transport';
 
 import type { StatusKnowledge } from './delivery';
 import { rehearse } from './dryRun';
+import { factsOf } from './facts';
 import { runSettings } from './limits';
-import { planDiffers, planItemMissing } from './messages';
+import { planDiffers, planItemMissing, planOrderMoved } from './messages';
+import { oneAtATime } from './oneAtATime';
 import { orderBefore, prepareItem, type OperationSpec, type PreparedItem } from './operation';
 import { runOptions, storedOptions } from './options';
+import { deriveOrderIdsFromPlan } from './orderIds';
 import { nodeParameter } from './parameters';
-import { isPlanEntry, planIdOf, planItemOf, planSummary, type PlanEntry } from './plan';
+import {
+	approvalRefusal,
+	isPlanEntry,
+	newPlanNonce,
+	orderStateOf,
+	planIdOf,
+	planItemOf,
+	planNonceOf,
+	planSummary,
+	requestDigestOf,
+	type PlanEntry,
+} from './plan';
 
 /** One item as planned: ready to rehearse or send, or the error it failed with (nothing was sent). */
 type PlannedItem = { prepared: PreparedItem; before?: StatusKnowledge; entry: PlanEntry } | { error: Error };
@@ -23,7 +40,7 @@ export interface RunPlan {
 	/** The plan ID the run is bound to (a real run only). */
 	approvedPlanId?: string;
 	items: PlannedItem[];
-	/** Null when an item could not be planned: such a plan cannot be approved. */
+	/** Null when an item could not be planned, or the plan is not offered for approval (plan.ts, approvalRefusal). */
 	planId: string | null;
 	summary: IDataObject;
 }
@@ -54,13 +71,15 @@ async function makeRunPlan(
 		const { dryRun } = runSettings(ctx, itemIndex);
 		const first = runOptions(nodeParameter(ctx, 'options', 0, {}) as IDataObject, storedOptions(ctx));
 		if (!dryRun && !first.approvedPlanId) return undefined;
+		// A dry run draws its nonce; a bound run takes the approved plan's (options.ts read its format).
+		const nonce = dryRun ? newPlanNonce() : (planNonceOf(first.approvedPlanId) ?? '');
+		deriveOrderIdsFromPlan(ctx, nonce, !dryRun);
 		const count = ctx.getInputData().length;
 		const items = await inTurns(count, first.concurrency, async (index) => await planItem(ctx, spec, index));
 		const entries = items.flatMap((item) => ('entry' in item ? [item.entry] : []));
 		const notPlanned = items.flatMap((item, index) => ('error' in item ? [index] : []));
-		const login = items.find((item): item is Extract<PlannedItem, { prepared: unknown }> => 'prepared' in item)
-			?.prepared.plan.login;
-		const planId = notPlanned.length ? null : planIdOf(login ?? '', entries);
+		const { controlKey } = await merchantCredentials(ctx);
+		const planId = notPlanned.length || approvalRefusal(entries) ? null : planIdOf(controlKey, nonce, entries);
 		return {
 			dryRun,
 			approvedPlanId: dryRun ? undefined : first.approvedPlanId,
@@ -77,6 +96,15 @@ async function planItem(ctx: IExecuteFunctions, spec: OperationSpec, itemIndex: 
 		const prepared = await prepareItem(ctx, spec, itemIndex);
 		const { request, run, call, plan } = prepared;
 		const before = await orderBefore(ctx, spec, request, { ...run, dryRun: true }, call, plan);
+		const built = await buildGatewayRequest(ctx, call);
+		const { controlKey, login } = built.credentials;
+		const requestDigest = requestDigestOf(controlKey, {
+			method: built.request.method ?? 'POST',
+			url: built.request.url,
+			auth: built.auth,
+			login,
+			fields: built.fields,
+		});
 		const entry: PlanEntry = {
 			item: itemIndex + 1,
 			...planItemOf({
@@ -86,6 +114,7 @@ async function planItem(ctx: IExecuteFunctions, spec: OperationSpec, itemIndex: 
 				generatedOrderId: request.generatedOrderId,
 				target: plan.target,
 				order: before,
+				requestDigest,
 			}),
 		};
 		return { prepared, before, entry };
@@ -129,16 +158,37 @@ export async function rehearsePlanned(
 }
 
 /**
- * An item of a run bound to an approved plan, once the whole run's plan is the approved one;
- * otherwise every item is refused before anything is sent (the auditor's rule: an approval covers
- * the run as approved, not whatever part of it still matches).
+ * An item of a run bound to an approved plan, sent by `send` once the whole run's plan is the
+ * approved one; otherwise every item is refused before anything is sent (the auditor's rule: an
+ * approval covers the run as approved, not whatever part of it still matches).
+ *
+ * Two runs under one approval at once (Execute clicked twice) both find the plan unchanged. Their
+ * items on one order then take turns in this n8n process: a new order's second turn finds the order
+ * at the gateway (operation.ts asks before sending), a follow-up's second turn finds its order no
+ * longer as planned and is refused here, nothing sent.
  */
-export function boundItem(
+export async function runBound(
 	ctx: IExecuteFunctions,
 	spec: OperationSpec,
 	runPlan: RunPlan,
 	itemIndex: number,
-): PreparedItem {
+	send: (prepared: PreparedItem) => Promise<IDataObject>,
+): Promise<IDataObject> {
+	const prepared = boundItem(ctx, spec, runPlan, itemIndex);
+	const { request, run, call, plan } = prepared;
+	const record = planRecord(runPlan, itemIndex);
+	if (!factsOf(plan).money.followUp) return { ...(await send(prepared)), ...record };
+	// Its own turn, around operation.ts's (which a run without a plan takes too): the check and the send in one.
+	return await oneAtATime(`plan\u0000${plan.login}\u0000${plan.clientOrderId ?? plan.target ?? ''}`, async () => {
+		const entry = record.planned as PlanEntry;
+		const now = orderStateOf(await orderBefore(ctx, spec, request, { ...run, dryRun: true }, call, plan), false);
+		if (now !== entry.orderState)
+			throw planOrderMoved(ctx, spec.label, itemIndex, runPlan.approvedPlanId ?? '', entry, now);
+		return { ...(await send(prepared)), ...record };
+	});
+}
+
+function boundItem(ctx: IExecuteFunctions, spec: OperationSpec, runPlan: RunPlan, itemIndex: number): PreparedItem {
 	const item = runPlan.items[itemIndex];
 	if ('error' in item) throw item.error;
 	const approved = runPlan.approvedPlanId ?? '';
@@ -146,15 +196,7 @@ export function boundItem(
 	if (failed.length) throw planItemMissing(ctx, spec.label, itemIndex, approved, failed);
 	if (runPlan.planId === approved) return item.prepared;
 	const current = runPlan.items.flatMap((other) => ('entry' in other ? [other.entry] : []));
-	throw planDiffers(
-		ctx,
-		spec.label,
-		itemIndex,
-		approved,
-		runPlan.planId ?? '',
-		current,
-		approvedEntries(ctx, approved),
-	);
+	throw planDiffers(ctx, spec.label, itemIndex, approved, runPlan.planId, current, approvedEntries(ctx, approved));
 }
 
 /**

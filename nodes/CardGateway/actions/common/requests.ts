@@ -104,12 +104,12 @@ function partialFollowUp(heading: string, whenEmpty: string, detail = ''): Reque
 
 /** Capture: all of a preauthorization's hold, or a part of it. */
 export const PARTIAL_FOLLOW_UP = partialFollowUp(
-	'<b>Full or partial capture</b>: with no Amount, the capture takes everything still held. To capture only a part, add Amount and Currency under <b>Additional Fields</b> below.',
+	'<b>Full or partial capture</b>: with no Amount, the capture takes everything still held. To capture only a part, add Amount and Currency under <b>Additional Fields</b> below. <b>Run again</b>, a partial capture is not sent once the order’s latest transaction is a capture: give each intended one a key of its own (<b>Options → Act Once per Key</b>).',
 	'capture everything still held',
 );
 /** Return: everything left on the order, or a part of it. */
 export const RETURN_FOLLOW_UP = partialFollowUp(
-	'<b>Full or partial refund</b>: with no Amount, the return refunds everything left on the order (on a preauthorization that was never captured, it releases the whole hold). To refund only a part, add Amount and Currency under <b>Additional Fields</b> below.',
+	'<b>Full or partial refund</b>: with no Amount, the return refunds everything left on the order (on a preauthorization that was never captured, it releases the whole hold). To refund only a part, add Amount and Currency under <b>Additional Fields</b> below. <b>Run again</b>, a partial refund is not sent once the order’s latest transaction is a return: give each intended one a key of its own (<b>Options → Act Once per Key</b>).',
 	'return everything that is left on the order',
 	'On a preauthorization that was never captured, a return releases the whole hold instead.',
 );

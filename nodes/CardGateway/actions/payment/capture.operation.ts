@@ -35,7 +35,12 @@ async function completeFullCapture(ctx: IExecuteFunctions, step: PrepareStep): P
 	const fields = replyRecord(knowledge.reply);
 	if (fields.status !== 'approved' || fields.transactionType !== 'preauth') {
 		const last = fields.transactionType ? `, last transaction "${fields.transactionType}"` : '';
-		throw refuse(`the order is not an approved preauth (status "${fields.status ?? 'unknown'}"${last})`);
+		// Run again after a capture: say so, and how to capture what may still be held.
+		const earlier =
+			fields.transactionType === 'capture'
+				? '; it was captured before (if by this step, there is nothing left to do; to capture what is still held, set Amount and Currency and give that capture a key of its own under Options → Act Once per Key)'
+				: '';
+		throw refuse(`the order is not an approved preauth (status "${fields.status ?? 'unknown'}"${last})${earlier}`);
 	}
 	let held: { amount: string; currency: string };
 	try {

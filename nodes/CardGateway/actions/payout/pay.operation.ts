@@ -1,7 +1,10 @@
-import { gatewayOrderId, merchantOrderId, notifyUrl, serverCallbackUrl } from '../common/fields';
+import { notifyUrl, serverCallbackUrl } from '../common/fields';
+import { sendMerchantLogin } from '../common/merchantLogin';
 import { defineOperation } from '../common/operation';
+import { ORDER_REFERENCE } from '../common/requests';
 
-// Step two: releases a checked payout. A lost reply is reported, never resent.
+// Step two: releases a checked payout. A lost reply is reported, never resent. api_v4_payout-pay lists
+// client_orderid, orderid and login as required.
 export default defineOperation({
 	gateway: 'payoutPay',
 	menu: {
@@ -9,8 +12,8 @@ export default defineOperation({
 		description: 'Release a payout registered with Check: the money goes out (step two of two)',
 		action: 'Release a registered payout',
 	},
-	required: [merchantOrderId],
-	main: [gatewayOrderId],
+	...ORDER_REFERENCE,
 	optional: [serverCallbackUrl, notifyUrl],
 	waitable: true,
+	prepare: sendMerchantLogin,
 });

@@ -1,8 +1,11 @@
 import { gatewayOrderId, merchantOrderId } from '../common/fields';
+import { sendMerchantLogin } from '../common/merchantLogin';
 import { defineOperation } from '../common/operation';
 
-// The v4 status query of the vendor's hosted-fields examples (RSA-SHA256): the merchant login goes
-// in the body beside the two order IDs, and the reply is JSON.
+// The v4 status query (RSA-SHA256, JSON reply): the merchant login goes in the body beside the order IDs.
+// api_v4_status: the gateway order ID may be left out when the merchant order ID names one order only.
+// Two reply shapes are read alike: the page's full status reply (type, serial-number, …) and the vendor
+// emulator's short untyped JSON.
 export default defineOperation({
 	gateway: 'statusV4',
 	menu: {
@@ -10,8 +13,7 @@ export default defineOperation({
 		description: 'Get the status of an order with the v4 API (RSA-signed, JSON), as hosted-fields integrations do',
 		action: 'Get the status of a transaction with the v4 API',
 	},
-	required: [merchantOrderId, gatewayOrderId],
-	async prepare(_ctx, step) {
-		step.request.fields.unshift(['login', step.login]);
-	},
+	required: [merchantOrderId],
+	main: [gatewayOrderId],
+	prepare: sendMerchantLogin,
 });

@@ -7,6 +7,7 @@ import {
 	destinationCardReferenceId,
 	expireMonth,
 	expireYear,
+	hyphenated,
 	newMerchantOrderId,
 	serverCallbackUrl,
 	wire,
@@ -22,11 +23,16 @@ interface CheckedCard {
 	details: readonly Field[];
 }
 
-// The docs' field names (api_v2_pan-eligibility): sending-card-ref-id, or sending-card-number with the name and expiry.
+// The vendor's pages spell these requests in two generations (gateway-facts §16): hyphens (client-order-id,
+// sending-card-ref-id, sending-card-number, card-printed-name, expire-month, expire-year, server-callback-url)
+// and underscores (client_orderid, expire_month, expire_year, server_callback_url). One is sent, whole: the
+// hyphenated one, which the interface's example uses (client-order-id, sending-card-ref-id) and the only one
+// that names every field sent here (the order ID's spelling is the catalogue's). A gateway reading one
+// generation would silently drop the fields spelled in the other.
 export const SENDING_CARD: CheckedCard = {
 	reference: wire(cardReferenceId, 'sending-card-ref-id'),
 	number: wire(cardNumber, 'sending-card-number'),
-	details: [wire(cardholderName, 'card-printed-name'), expireMonth, expireYear],
+	details: [hyphenated(cardholderName), hyphenated(expireMonth), hyphenated(expireYear)],
 };
 
 // The receiving side named as the docs' callback names it (receiving-card-type, receiving-bin, …).
@@ -41,7 +47,7 @@ export function eligibilityRequest(checked: readonly CheckedCard[]): RequestShap
 	return {
 		required: [newMerchantOrderId],
 		main: checked.map((card) => card.reference),
-		optional: [...checked.flatMap((card) => [card.number, ...card.details]), serverCallbackUrl],
+		optional: [...checked.flatMap((card) => [card.number, ...card.details]), hyphenated(serverCallbackUrl)],
 		refine(values) {
 			for (const { reference, number } of checked) {
 				if (!values[reference.property.name] && !values[number.property.name]) {
