@@ -151,6 +151,16 @@ describe('Balance → Get', () => {
 		expect(await env.sb.requests()).toHaveLength(1);
 	});
 
+	it('a parameter whose expression differs between items stops the run, naming it, before anything is sent', async () => {
+		const before = (await env.sb.requests()).length;
+		const run = await runNode(env.sb, balance({ options: { requiredAmount: '={{ $json.need }} USD' } }), {
+			input: [{ need: '10.00' }, { need: '10.00' }, { need: '900.00' }],
+		});
+		expect(run.error?.message).toMatch(/"Options" differs between input items .*item 3/);
+		expect(run.error?.context?.moneyEffect).toBe('notSent');
+		expect(await env.sb.requests()).toHaveLength(before);
+	});
+
 	it('a balance the support has not enabled reads as "not enabled for this account"', async () => {
 		const sandbox = await Sandbox.start({ balanceEnabled: false });
 		try {

@@ -23,6 +23,7 @@ import { OPERATIONS, operationUrl } from '../../../shared/protocol/catalogue';
 import { GatewayInputError } from '../../../shared/protocol/errors';
 import { classifyReply, JSON_MEDIA_TYPE, parseGatewayReply, type GatewayFailure } from '../../../shared/protocol/reply';
 import { gatewayError, inputError, signedRequest, type SignedOutcome } from '../../../shared/transport';
+import { sameForEveryItem } from '../common/oncePerRun';
 import { defineOperation } from '../common/operation';
 
 type BalanceOf = 'endpoint' | 'merchant' | 'manager';
@@ -105,6 +106,7 @@ export default defineOperation({
 		parameters,
 		// Once for the run, from the first item's parameters (docs/node.md): not once per input item.
 		async run(ctx) {
+			sameForEveryItem(ctx, parameters, 'the balance once');
 			return (await balancesOfRun(ctx)).map((json) => ({ json, pairedItem: { item: 0 } }));
 		},
 	},

@@ -28,6 +28,7 @@ import {
 } from '../../../shared/protocol/reportBody';
 import { checkedTimeZone, ZonedTimeReader } from '../../../shared/protocol/zonedTime';
 import { gatewayError, signedRequest, withInputErrors } from '../../../shared/transport';
+import { sameForEveryItem } from '../common/oncePerRun';
 import { defineOperation } from '../common/operation';
 
 /** What one report request asks for: a creation-date period (split into 31-day windows) and the docs' filters. */
@@ -178,7 +179,7 @@ export default defineOperation({
 		parameters,
 		// One report for the whole run, whatever the number of input items: read with item 0's parameters.
 		async run(ctx) {
-			sameForEveryItem(ctx, parameters);
+			sameForEveryItem(ctx, parameters, 'one report');
 			const returnAll = ctx.getNodeParameter('returnAll', 0, false) as boolean;
 			const limit = returnAll ? Infinity : (ctx.getNodeParameter('limit', 0, 50) as number);
 			const output: INodeExecutionData[] = [];
@@ -192,36 +193,6 @@ export default defineOperation({
 		mask: withoutSecrets,
 	},
 });
-
-/**
- * An operation that runs once for all items reads its parameters at item 0; a parameter whose
- * expression gives another item something else would be silently ignored, so it stops the run.
- */
-export function sameForEveryItem(ctx: IExecuteFunctions, properties: readonly INodeProperties[]): void {
-	const items = ctx.getInputData().length;
-	const { parameters } = ctx.getNode();
-	// Only an expression (a string starting with "=") can differ between items.
-	const varying = properties.filter((property) => /"=/.test(JSON.stringify(parameters[property.name] ?? '')));
-	for (const property of varying) {
-		const first = JSON.stringify(ctx.getNodeParameter(property.name, 0, property.default));
-		for (let itemIndex = 1; itemIndex < items; itemIndex++) {
-			const value = JSON.stringify(ctx.getNodeParameter(property.name, itemIndex, property.default));
-			if (value === first) continue;
-			throw withMoneyEffect(
-				new NodeOperationError(
-					ctx.getNode(),
-					`"${property.displayName}" differs between input items (item 1: ${first.slice(0, 60)}, item ${itemIndex + 1}: ${value.slice(0, 60)}), but this operation runs once for all items`,
-					{
-						itemIndex,
-						description:
-							"It reads one report for the whole run, with the first item's parameters. Give it one item, or the same value for every item.",
-					},
-				),
-				'notSent',
-			);
-		}
-	}
-}
 
 /** The credential's secrets blanked out of every text of an item (its card data is masked already). */
 function withoutSecrets(json: IDataObject, secrets: readonly string[]): IDataObject {

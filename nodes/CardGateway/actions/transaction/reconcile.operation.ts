@@ -15,6 +15,7 @@ import { replyRecord } from '../../../shared/protocol/reply';
 import type { ReportTransaction } from '../../../shared/protocol/report';
 import { merchantCredentials, withInputErrors } from '../../../shared/transport';
 import { learnStatus } from '../common/delivery';
+import { sameForEveryItem } from '../common/oncePerRun';
 import { defineOperation } from '../common/operation';
 
 import {
@@ -23,7 +24,6 @@ import {
 	reportQuery,
 	reportTimeout,
 	reportTransactions,
-	sameForEveryItem,
 } from './getMany.operation';
 
 /** What one difference is, in the order the output lists an order's differences. */
@@ -271,6 +271,7 @@ export default defineOperation({
 			sameForEveryItem(
 				ctx,
 				parameters.filter((property) => !RECORD_FIELDS.includes(property.name)),
+				'one gateway side',
 			);
 			const records = readRecords(ctx);
 			const filter = unknownFilter(ctx);
