@@ -25,7 +25,8 @@ const E2E = ['**/*.e2e.test.ts', '**/*.e2e.*.test.ts', '<rootDir>/test/package/*
 
 /** @type {import('jest').Config} */
 module.exports = {
-	testTimeout: 60000,
+	// A budget bounds a hang, never a verdict: scaled for a loaded machine (TEST_TIME_SCALE, test/support/time-scale.js).
+	testTimeout: require('./test/support/time-scale').scaled(60_000),
 	projects: [
 		{
 			...shared,

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 
 import { eventually, readWorkflows, startE2eEnvironment, type E2eEnvironment } from '../support/e2e-environment';
 import type { LedgerEntry } from '../support/harness';
+import { scaled } from '../support/time-scale';
 
 const { Client } = require('../support/sandbox-client');
 
@@ -31,8 +32,7 @@ beforeAll(async () => {
 	expect(workflows).toHaveLength(1);
 	env = await startE2eEnvironment({ port: 5860, workflows, publish: [WORKFLOW_ID] });
 	client = new Client(env.sandbox);
-}, 600_000);
-
+}, scaled(600_000));
 afterAll(async () => {
 	await env?.stop();
 });
@@ -96,58 +96,68 @@ async function approve(request: SinkMessage): Promise<void> {
 	expect(response.status).toBe(200);
 }
 
-test('approved and unchanged: the refunds run under the approved plan, and the outcome is posted back', async () => {
-	const prefix = 'appr-same-';
-	await approvedSales(prefix, ['10.00', '25.50']);
-	const request = await rehearseAndAsk(prefix);
-	expect(request.text).toContain('2 refund(s), 35.50 USD in total');
-	expect(JSON.parse(String(request.summary))).toMatchObject({ items: 2, totals: { USD: '35.50' } });
-	// The rehearsal moved nothing.
-	expect(linesOf(await ledger(), prefix)).toEqual([`sale 10.00 ${prefix}1`, `sale 25.50 ${prefix}2`]);
-	await approve(request);
-	const outcome = await messageOf(prefix, 'outcome');
-	expect(outcome.planId).toBe(request.planId);
-	const refunds = JSON.parse(String(outcome.refunds)) as Json[];
-	expect(refunds.map((refund) => [refund.order, refund.moneyEffect, refund.amountReturned])).toEqual([
-		[`${prefix}1`, 'moved', '10.00'],
-		[`${prefix}2`, 'moved', '25.50'],
-	]);
-	expect(linesOf(await ledger(), prefix).sort()).toEqual(
-		[`sale 10.00 ${prefix}1`, `sale 25.50 ${prefix}2`, `return 10.00 ${prefix}1`, `return 25.50 ${prefix}2`].sort(),
-	);
-}, 300_000);
-
-test('an order refunded elsewhere between approval and run: the whole run is refused, the ledger unchanged', async () => {
-	const prefix = 'appr-elsewhere-';
-	const [first] = await approvedSales(prefix, ['10.00', '12.99']);
-	const request = await rehearseAndAsk(prefix);
-	// Someone else refunds the first order while the approver reads the message.
-	const elsewhere = await client.followUp('return', first.orderid, first.cid);
-	expect(elsewhere.status).toBe(200);
-	await eventually('the refund elsewhere booked', async () => {
-		await client.status(first.orderid, first.cid); // a gateway that finalises when asked
-		return linesOf(await ledger(), prefix).includes(`return 10.00 ${first.cid}`) ? true : undefined;
-	});
-	const before = await ledger();
-	await approve(request);
-	const refusal = await messageOf(prefix, 'refusal');
-	expect(refusal.text).toContain(`not the approved plan ${request.planId}`);
-	expect(refusal.text).toContain('nothing was sent');
-	expect(refusal.text).toContain(
-		`on order "${first.cid}"): amount changed from "10.00" to "0.00"; the order changed since the plan`,
-	);
-	expect(await ledger()).toEqual(before);
-}, 300_000);
-
-test('a row added between approval and run: the whole run is refused, the ledger unchanged', async () => {
-	const prefix = 'appr-added-';
-	await approvedSales(prefix, ['10.00', '40.00']);
-	const request = await rehearseAndAsk(prefix);
-	await approvedSales(prefix, ['7.00'], 3);
-	const before = await ledger();
-	await approve(request);
-	const refusal = await messageOf(prefix, 'refusal');
-	expect(refusal.text).toContain(`not the approved plan ${request.planId}`);
-	expect(refusal.text).toContain(`item 3 was not in the approved plan: return of 7.00 USD on order "${prefix}3"`);
-	expect(await ledger()).toEqual(before);
-}, 300_000);
+test(
+	'approved and unchanged: the refunds run under the approved plan, and the outcome is posted back',
+	async () => {
+		const prefix = 'appr-same-';
+		await approvedSales(prefix, ['10.00', '25.50']);
+		const request = await rehearseAndAsk(prefix);
+		expect(request.text).toContain('2 refund(s), 35.50 USD in total');
+		expect(JSON.parse(String(request.summary))).toMatchObject({ items: 2, totals: { USD: '35.50' } });
+		// The rehearsal moved nothing.
+		expect(linesOf(await ledger(), prefix)).toEqual([`sale 10.00 ${prefix}1`, `sale 25.50 ${prefix}2`]);
+		await approve(request);
+		const outcome = await messageOf(prefix, 'outcome');
+		expect(outcome.planId).toBe(request.planId);
+		const refunds = JSON.parse(String(outcome.refunds)) as Json[];
+		expect(refunds.map((refund) => [refund.order, refund.moneyEffect, refund.amountReturned])).toEqual([
+			[`${prefix}1`, 'moved', '10.00'],
+			[`${prefix}2`, 'moved', '25.50'],
+		]);
+		expect(linesOf(await ledger(), prefix).sort()).toEqual(
+			[`sale 10.00 ${prefix}1`, `sale 25.50 ${prefix}2`, `return 10.00 ${prefix}1`, `return 25.50 ${prefix}2`].sort(),
+		);
+	},
+	scaled(300_000),
+);
+test(
+	'an order refunded elsewhere between approval and run: the whole run is refused, the ledger unchanged',
+	async () => {
+		const prefix = 'appr-elsewhere-';
+		const [first] = await approvedSales(prefix, ['10.00', '12.99']);
+		const request = await rehearseAndAsk(prefix);
+		// Someone else refunds the first order while the approver reads the message.
+		const elsewhere = await client.followUp('return', first.orderid, first.cid);
+		expect(elsewhere.status).toBe(200);
+		await eventually('the refund elsewhere booked', async () => {
+			await client.status(first.orderid, first.cid); // a gateway that finalises when asked
+			return linesOf(await ledger(), prefix).includes(`return 10.00 ${first.cid}`) ? true : undefined;
+		});
+		const before = await ledger();
+		await approve(request);
+		const refusal = await messageOf(prefix, 'refusal');
+		expect(refusal.text).toContain(`not the approved plan ${request.planId}`);
+		expect(refusal.text).toContain('nothing was sent');
+		expect(refusal.text).toContain(
+			`on order "${first.cid}"): amount changed from "10.00" to "0.00"; the order changed since the plan`,
+		);
+		expect(await ledger()).toEqual(before);
+	},
+	scaled(300_000),
+);
+test(
+	'a row added between approval and run: the whole run is refused, the ledger unchanged',
+	async () => {
+		const prefix = 'appr-added-';
+		await approvedSales(prefix, ['10.00', '40.00']);
+		const request = await rehearseAndAsk(prefix);
+		await approvedSales(prefix, ['7.00'], 3);
+		const before = await ledger();
+		await approve(request);
+		const refusal = await messageOf(prefix, 'refusal');
+		expect(refusal.text).toContain(`not the approved plan ${request.planId}`);
+		expect(refusal.text).toContain(`item 3 was not in the approved plan: return of 7.00 USD on order "${prefix}3"`);
+		expect(await ledger()).toEqual(before);
+	},
+	scaled(300_000),
+);

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 
 import { eventually, readWorkflows, startE2eEnvironment, type E2eEnvironment } from '../support/e2e-environment';
 import { CallbackReceiver, saleWithCallback, type CapturedCallback } from '../support/trigger';
+import { scaled } from '../support/time-scale';
 
 const { CLAIMS_CREDENTIAL, claimsCredentialPlaceholder } = require('../../scripts/demo-setup');
 
@@ -53,7 +54,7 @@ async function finishedRuns(env: E2eEnvironment, count: number): Promise<Run[]> 
 				? runs
 				: undefined;
 		},
-		300_000,
+		scaled(300_000),
 	);
 }
 
@@ -87,15 +88,17 @@ function replayScenario(name: string, start: () => Promise<{ env: E2eEnvironment
 		let bases: string[];
 		const receiver = new CallbackReceiver();
 
-		beforeAll(async () => {
-			({ env, apiKey, bases } = await start());
-			await receiver.start();
-		}, 15 * 60_000);
+		beforeAll(
+			async () => {
+				({ env, apiKey, bases } = await start());
+				await receiver.start();
+			},
+			scaled(15 * 60_000),
+		);
 		afterAll(async () => {
 			await receiver.close();
 			await env?.stop();
-		}, 120_000);
-
+		}, scaled(120_000));
 		test(
 			`one genuine callback, ${REPLAYS}× at once and ${REPLAYS}× spaced: one refund`,
 			async () => {
@@ -139,7 +142,7 @@ function replayScenario(name: string, start: () => Promise<{ env: E2eEnvironment
 				expect(more).toHaveLength(0);
 				expect(row).toMatchObject({ key, state: 'moved' });
 			},
-			15 * 60_000,
+			scaled(15 * 60_000),
 		);
 
 		test(
@@ -154,7 +157,7 @@ function replayScenario(name: string, start: () => Promise<{ env: E2eEnvironment
 				expect(await claimRows(env, apiKey, `${sale.orderid}:approved:sale`)).toEqual([]);
 				expect((await orderView(env, sale.orderid)).refunded).toBe('0.00');
 			},
-			5 * 60_000,
+			scaled(5 * 60_000),
 		);
 	});
 }

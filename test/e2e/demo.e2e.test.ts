@@ -9,6 +9,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { scaled } from '../support/time-scale';
 
 const { ensureRuntime, REPO } = require('../../e2e/n8n');
 
@@ -113,7 +114,7 @@ test.each(['SIGTERM', 'SIGINT'] as const)(
 	async (signal) => {
 		const runtime: string = await ensureRuntime();
 		const demo = startDemo(runtime);
-		const ready = await until(() => demo.output().includes('n8n editor:'), 8 * 60_000);
+		const ready = await until(() => demo.output().includes('n8n editor:'), scaled(8 * 60_000));
 		if (!ready) throw new Error(`the demo did not come up:\n${demo.output()}`);
 		// Progress is reported for every long step; an installed runtime is reused, not announced as a first-run install.
 		expect(demo.output()).toContain(`[demo] n8n runtime: ${runtime} (installed earlier, reused)`);
@@ -130,14 +131,14 @@ test.each(['SIGTERM', 'SIGINT'] as const)(
 		expect(await portOpen(SANDBOX_PORT)).toBe(true);
 
 		process.kill(demo.npm.pid!, signal);
-		const allGone = await until(() => started.every((pid) => !alive(pid)), 60_000);
+		const allGone = await until(() => started.every((pid) => !alive(pid)), scaled(60_000));
 		expect({ allGone, left: started.filter(alive) }).toEqual({ allGone: true, left: [] });
-		expect(await until(demo.exited, 10_000)).toBe(true);
+		expect(await until(demo.exited, scaled(10_000))).toBe(true);
 		expect(await portOpen(N8N_PORT)).toBe(false);
 		expect(await portOpen(SANDBOX_PORT)).toBe(false);
 		expect(demo.output()).toContain(`[demo] ${signal}: stopping what the demo started`);
 	},
-	12 * 60_000,
+	scaled(12 * 60_000),
 );
 
 test(
@@ -147,22 +148,22 @@ test(
 		const folder = mkdtempSync(join(tmpdir(), 'n8n-card-gateway-demo-runtime-'));
 		folders.push(folder);
 		const demo = startDemo(join(folder, 'runtime'));
-		const installing = await until(() => demo.output().includes('[demo] installing the n8n runtime'), 60_000);
+		const installing = await until(() => demo.output().includes('[demo] installing the n8n runtime'), scaled(60_000));
 		if (!installing) throw new Error(`the demo did not start installing:\n${demo.output()}`);
 		expect(demo.output()).toContain(
 			`installing the n8n runtime into ${join(folder, 'runtime')} (Node 24 + n8n 2.41.1: once, a few minutes)`,
 		);
 		// The installer (bash) and what it runs (npm) are under way.
-		await until(() => descendants(demo.npm.pid!).length >= 3, 10_000);
+		await until(() => descendants(demo.npm.pid!).length >= 3, scaled(10_000));
 		const started = descendants(demo.npm.pid!);
 		expect(started.length).toBeGreaterThanOrEqual(2); // the demo's node process and the installer, at least
 
 		process.kill(demo.npm.pid!, 'SIGINT');
-		const allGone = await until(() => started.every((pid) => !alive(pid)), 30_000);
+		const allGone = await until(() => started.every((pid) => !alive(pid)), scaled(30_000));
 		expect({ allGone, left: started.filter(alive) }).toEqual({ allGone: true, left: [] });
-		expect(await until(demo.exited, 10_000)).toBe(true);
+		expect(await until(demo.exited, scaled(10_000))).toBe(true);
 		expect(demo.output()).toContain('[demo] SIGINT: stopping what the demo started');
 		expect(demo.output()).not.toContain('n8n runtime installed in');
 	},
-	3 * 60_000,
+	scaled(3 * 60_000),
 );

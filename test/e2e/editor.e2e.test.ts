@@ -11,16 +11,8 @@ import type { ICredentialType, INodeProperties, INodePropertyOptions, INodeTypeD
 import type { Browser, Page } from 'playwright-core';
 
 import { CREDENTIAL, startE2eEnvironment, type E2eEnvironment } from '../support/e2e-environment';
-import {
-	Editor,
-	Screenshots,
-	icon,
-	launchChromium,
-	waitUntil,
-	type Icon,
-	type Option,
-	type Theme,
-} from '../support/editor-page';
+import { Editor, Screenshots, icon, launchChromium, type Icon, type Option, type Theme } from '../support/editor-page';
+import { scaled } from '../support/time-scale';
 
 const { REPO } = require('../../e2e/n8n');
 const { CardGateway } = require(join(REPO, 'dist/nodes/CardGateway/CardGateway.node.js'));
@@ -75,28 +67,32 @@ let editor: Editor;
 const shots = new Screenshots(join(REPO, 'test-artifacts/editor'));
 const iconFailures: string[] = [];
 
-beforeAll(async () => {
-	env = await startE2eEnvironment({ port: 5740, workflows: [WORKFLOW, FINDING], publish: [] });
-	browser = await launchChromium();
-	const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-	context.setDefaultTimeout(20_000);
-	page = await context.newPage();
-	// A reload with unsaved edits (options switched) may ask "leave site?": leave.
-	page.on('dialog', (dialog) => void dialog.accept().catch(() => undefined));
-	page.on('response', (response) => {
-		if (response.url().includes(`/icons/${PACKAGE}/`) && response.status() >= 400)
-			iconFailures.push(`${response.status()} ${response.url()}`);
-	});
-	editor = new Editor(page, env.n8n.baseUrl);
-	await editor.signIn(OWNER.email, OWNER.password);
-	await shots.take(page, 'signed-in');
-}, 15 * 60_000);
+beforeAll(
+	async () => {
+		env = await startE2eEnvironment({ port: 5740, workflows: [WORKFLOW, FINDING], publish: [] });
+		browser = await launchChromium();
+		const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+		// Every wait is for an element or a state; its budget only bounds a hang, and scales with the machine.
+		context.setDefaultTimeout(scaled(20_000));
+		page = await context.newPage();
+		// A reload with unsaved edits (options switched) may ask "leave site?": leave.
+		page.on('dialog', (dialog) => void dialog.accept().catch(() => undefined));
+		page.on('response', (response) => {
+			if (response.url().includes(`/icons/${PACKAGE}/`) && response.status() >= 400)
+				iconFailures.push(`${response.status()} ${response.url()}`);
+		});
+		editor = new Editor(page, env.n8n.baseUrl);
+		await editor.signIn(OWNER.email, OWNER.password);
+		await shots.take(page, 'signed-in');
+	},
+	scaled(15 * 60_000),
+);
 
 afterAll(async () => {
 	await browser?.close();
 	await env?.stop();
 	await require('undici').getGlobalDispatcher().close();
-}, 60_000);
+}, scaled(60_000));
 
 /** Runs a step; on failure saves a screenshot of the moment before rethrowing. */
 async function step<T>(name: string, body: () => Promise<T>): Promise<T> {
@@ -167,97 +163,121 @@ async function expectIconsIn(theme: Theme): Promise<void> {
 	});
 }
 
-test('the owner opens the workflow: the node renders on the canvas with the light icon everywhere', async () => {
-	await expectIconsIn('light');
-}, 90_000);
+test(
+	'the owner opens the workflow: the node renders on the canvas with the light icon everywhere',
+	async () => {
+		await expectIconsIn('light');
+	},
+	scaled(90_000),
+);
 
-test('the Resource dropdown lists exactly the resources the node defines', async () => {
-	await step('resources', async () => {
-		await editor.openWorkflow(WORKFLOW.id);
-		await editor.openNode(NODE);
-		expect(await editor.selected('resource')).toBe('Payment');
-		const listbox = await editor.openDropdown('resource');
-		await shots.take(page, 'resource-dropdown');
-		expect((await editor.options(listbox)).map((o) => o.name)).toEqual(RESOURCES.map((r) => r.name));
-		expect(RESOURCES.map((r) => r.name)).toEqual(
-			expect.arrayContaining([
-				'Upload 3-D Secure Result',
-				'Card Reference',
-				'Hosted Form',
-				'Payment',
-				'Payout',
-				'Recurring Payment',
-				'Transaction',
-				'Transfer',
-			]),
-		);
-		await editor.closeDropdown('resource', listbox);
-	});
-}, 60_000);
-
-test('the Operation dropdown lists, for every resource, the operations the node defines', async () => {
-	const seen: Record<string, Option[]> = {};
-	const expected: Record<string, Option[]> = {};
-	// Payment first (the workflow's), then Payout, then the rest; back to Payment at the end.
-	const order = ['Payment', 'Payout', ...RESOURCES.map((r) => r.name).filter((n) => n !== 'Payment' && n !== 'Payout')];
-	await editor.ensureNodeOpen(WORKFLOW.id, NODE);
-	for (const name of order) {
-		const resource = RESOURCES.find((r) => r.name === name)!;
-		await step(`operations-${resource.value}`, async () => {
-			if ((await editor.selected('resource')) !== name) await editor.choose('resource', name);
-			const listbox = await editor.openDropdown('operation');
-			seen[name] = await editor.options(listbox);
-			expected[name] = operationsOf(String(resource.value));
-			await shots.take(page, `operations-${String(resource.value)}`);
-			await editor.closeDropdown('operation', listbox);
+test(
+	'the Resource dropdown lists exactly the resources the node defines',
+	async () => {
+		await step('resources', async () => {
+			await editor.openWorkflow(WORKFLOW.id);
+			await editor.openNode(NODE);
+			expect(await editor.selected('resource')).toBe('Payment');
+			const listbox = await editor.openDropdown('resource');
+			await shots.take(page, 'resource-dropdown');
+			expect((await editor.options(listbox)).map((o) => o.name)).toEqual(RESOURCES.map((r) => r.name));
+			expect(RESOURCES.map((r) => r.name)).toEqual(
+				expect.arrayContaining([
+					'Upload 3-D Secure Result',
+					'Card Reference',
+					'Hosted Form',
+					'Payment',
+					'Payout',
+					'Recurring Payment',
+					'Transaction',
+					'Transfer',
+				]),
+			);
+			await editor.closeDropdown('resource', listbox);
 		});
-	}
-	expect(seen).toEqual(expected);
-	expect(seen.Payment.map((o) => o.name)).toEqual(expect.arrayContaining(['Sale', 'Preauth', 'Capture', 'Return']));
-	expect(seen.Payout.length).toBeGreaterThan(0);
-	await editor.choose('resource', 'Payment');
-}, 90_000);
+	},
+	scaled(60_000),
+);
 
-test('the credential opened from the node shows the Card Gateway API fields', async () => {
-	await step('credential-fields', async () => {
+test(
+	'the Operation dropdown lists, for every resource, the operations the node defines',
+	async () => {
+		const seen: Record<string, Option[]> = {};
+		const expected: Record<string, Option[]> = {};
+		// Payment first (the workflow's), then Payout, then the rest; back to Payment at the end.
+		const order = [
+			'Payment',
+			'Payout',
+			...RESOURCES.map((r) => r.name).filter((n) => n !== 'Payment' && n !== 'Payout'),
+		];
 		await editor.ensureNodeOpen(WORKFLOW.id, NODE);
-		// n8n tests a credential when its dialog opens; against the sandbox that test passes.
-		const tested = page.waitForResponse(
-			(r) => new URL(r.url()).pathname === '/rest/credentials/test' && r.request().method() === 'POST',
-		);
-		const dialog = await editor.openNodeCredential();
-		expect(await (await tested).json()).toMatchObject({ data: { status: 'OK' } });
-		await expect(page.locator('[data-test-id="credential-name"]').textContent()).resolves.toContain(CREDENTIAL.name);
-		await expect(page.locator('[data-test-id="editCredential-modal"] header').textContent()).resolves.toContain(
-			credential.displayName,
-		);
-		const fields = await editor.credentialFields(dialog);
-		const expected = credential.properties.map((p) => ({
-			name: p.name,
-			label: p.displayName,
-			required: p.required === true,
-		}));
-		// Ours first, in order; n8n 2.x appends its own (Allowed HTTP Request Domains).
-		expect(fields.slice(0, expected.length)).toEqual(expected);
-		expect(expected.map((f) => f.label)).toEqual([
-			'Base URL',
-			'Merchant Login',
-			'Merchant Control Key',
-			'RSA Private Key',
-			'Private Key Passphrase',
-			'Endpoint ID',
-			'Endpoint Group ID',
-		]);
-		await shots.take(page, 'credential-fields-top');
-		await dialog.locator('[data-test-id="parameter-input-endpointGroupId"]').scrollIntoViewIfNeeded();
-		await shots.take(page, 'credential-fields-bottom');
-		await editor.closeCredential(dialog);
-	});
-}, 60_000);
+		for (const name of order) {
+			const resource = RESOURCES.find((r) => r.name === name)!;
+			await step(`operations-${resource.value}`, async () => {
+				if ((await editor.selected('resource')) !== name) await editor.choose('resource', name);
+				const listbox = await editor.openDropdown('operation');
+				seen[name] = await editor.options(listbox);
+				expected[name] = operationsOf(String(resource.value));
+				await shots.take(page, `operations-${String(resource.value)}`);
+				await editor.closeDropdown('operation', listbox);
+			});
+		}
+		expect(seen).toEqual(expected);
+		expect(seen.Payment.map((o) => o.name)).toEqual(expect.arrayContaining(['Sale', 'Preauth', 'Capture', 'Return']));
+		expect(seen.Payout.length).toBeGreaterThan(0);
+		await editor.choose('resource', 'Payment');
+	},
+	scaled(90_000),
+);
 
-test('in the dark theme the node shows the dark icon everywhere', async () => {
-	await expectIconsIn('dark');
-}, 90_000);
+test(
+	'the credential opened from the node shows the Card Gateway API fields',
+	async () => {
+		await step('credential-fields', async () => {
+			await editor.ensureNodeOpen(WORKFLOW.id, NODE);
+			// n8n tests a credential when its dialog opens; against the sandbox that test passes.
+			const tested = page.waitForResponse(
+				(r) => new URL(r.url()).pathname === '/rest/credentials/test' && r.request().method() === 'POST',
+			);
+			const dialog = await editor.openNodeCredential();
+			expect(await (await tested).json()).toMatchObject({ data: { status: 'OK' } });
+			await expect(page.locator('[data-test-id="credential-name"]').textContent()).resolves.toContain(CREDENTIAL.name);
+			await expect(page.locator('[data-test-id="editCredential-modal"] header').textContent()).resolves.toContain(
+				credential.displayName,
+			);
+			const fields = await editor.credentialFields(dialog);
+			const expected = credential.properties.map((p) => ({
+				name: p.name,
+				label: p.displayName,
+				required: p.required === true,
+			}));
+			// Ours first, in order; n8n 2.x appends its own (Allowed HTTP Request Domains).
+			expect(fields.slice(0, expected.length)).toEqual(expected);
+			expect(expected.map((f) => f.label)).toEqual([
+				'Base URL',
+				'Merchant Login',
+				'Merchant Control Key',
+				'RSA Private Key',
+				'Private Key Passphrase',
+				'Endpoint ID',
+				'Endpoint Group ID',
+			]);
+			await shots.take(page, 'credential-fields-top');
+			await dialog.locator('[data-test-id="parameter-input-endpointGroupId"]').scrollIntoViewIfNeeded();
+			await shots.take(page, 'credential-fields-bottom');
+			await editor.closeCredential(dialog);
+		});
+	},
+	scaled(60_000),
+);
+
+test(
+	'in the dark theme the node shows the dark icon everywhere',
+	async () => {
+		await expectIconsIn('dark');
+	},
+	scaled(90_000),
+);
 
 /** The node panel's entries for a search: name and description of each. */
 async function creatorEntries(
@@ -283,25 +303,29 @@ async function creatorEntries(
 	return entries;
 }
 
-test('the node panel finds the node by what an ops person types, and describes the actions, not the trigger', async () => {
-	await editor.openWorkflow(WORKFLOW.id);
-	const searches = ['refund', 'payout', 'payment', 'paynet', 'PaynetEasy'];
-	expect(ALIASES).toEqual(expect.arrayContaining(['refund', 'payout', 'payment', 'PaynetEasy']));
-	for (const search of searches) {
-		const entries = await step(`search-${search}`, () => creatorEntries(search, [NODE]));
-		expect({ search, entry: entries.find((entry) => entry.name === NODE) }).toEqual({
-			search,
-			entry: { name: NODE, description: node.description },
-		});
-	}
-	const both = await step('search-card-gateway', () => creatorEntries('Card Gateway', [NODE, trigger.displayName]));
-	// Two entries, in whatever order the search ranks them.
-	expect(both.filter((entry) => entry.name.startsWith(NODE)).sort((a, b) => a.name.localeCompare(b.name))).toEqual([
-		{ name: NODE, description: node.description },
-		{ name: trigger.displayName, description: trigger.description },
-	]);
-	expect(node.description).not.toEqual(trigger.description);
-}, 120_000);
+test(
+	'the node panel finds the node by what an ops person types, and describes the actions, not the trigger',
+	async () => {
+		await editor.openWorkflow(WORKFLOW.id);
+		const searches = ['refund', 'payout', 'payment', 'paynet', 'PaynetEasy'];
+		expect(ALIASES).toEqual(expect.arrayContaining(['refund', 'payout', 'payment', 'PaynetEasy']));
+		for (const search of searches) {
+			const entries = await step(`search-${search}`, () => creatorEntries(search, [NODE]));
+			expect({ search, entry: entries.find((entry) => entry.name === NODE) }).toEqual({
+				search,
+				entry: { name: NODE, description: node.description },
+			});
+		}
+		const both = await step('search-card-gateway', () => creatorEntries('Card Gateway', [NODE, trigger.displayName]));
+		// Two entries, in whatever order the search ranks them.
+		expect(both.filter((entry) => entry.name.startsWith(NODE)).sort((a, b) => a.name.localeCompare(b.name))).toEqual([
+			{ name: NODE, description: node.description },
+			{ name: trigger.displayName, description: trigger.description },
+		]);
+		expect(node.description).not.toEqual(trigger.description);
+	},
+	scaled(120_000),
+);
 
 /** The actions the node panel lists for the node, once a search found it and it was opened. */
 async function nodeActions(search: string, count: number): Promise<string[]> {
@@ -313,102 +337,120 @@ async function nodeActions(search: string, count: number): Promise<string[]> {
 	const names = creator.locator(
 		'[data-test-id="item-iterator-item"][data-keyboard-nav-type="action"] [data-test-id="node-creator-item-name"]',
 	);
-	await waitUntil(async () => (await names.count()) >= count, `the node's ${count} actions`);
+	await names.nth(count - 1).waitFor({ state: 'attached' });
 	const actions = (await names.allTextContents()).map((name) => name.trim());
 	await shots.take(page, `node-creator-actions-${search}`);
-	// Escape leaves the node's view first, then the panel.
-	for (let i = 0; i < 3 && (await creator.isVisible()); i++) {
-		await page.keyboard.press('Escape');
-		await creator.waitFor({ state: 'hidden', timeout: 2_000 }).catch(() => undefined);
-	}
+	// Escape leaves the node's view first (its actions go), then the panel.
+	await page.keyboard.press('Escape');
+	await names.first().waitFor({ state: 'detached' });
+	await editor.closeNodeCreator();
 	return actions;
 }
 
-test('found by "refund" or "payout", the node lists its actions in ops words: "Refund a payment", "Send a payout"', async () => {
-	await editor.openWorkflow(WORKFLOW.id);
-	// n8n lists them by resource (A–Z, as the resource list), each resource's in the Operation menu's order.
-	const expected = RESOURCES.flatMap((resource) => {
-		const selector = node.properties.find(
-			(p) =>
-				p.name === 'operation' &&
-				(p.displayOptions?.show?.resource as string[] | undefined)?.includes(String(resource.value)),
-		);
-		return optionsOf(selector).map((option) => option.action ?? option.name);
-	});
-	expect(expected).toHaveLength(OPERATION_COUNT);
-	for (const search of ['refund', 'payout']) {
-		const actions = await step(`actions-${search}`, () => nodeActions(search, expected.length));
-		expect(actions).toEqual(expected);
-		expect(actions).toEqual(
-			expect.arrayContaining(['Refund a payment', 'Send a payout', 'Charge a card', 'Capture a held payment']),
-		);
-	}
-}, 120_000);
+test(
+	'found by "refund" or "payout", the node lists its actions in ops words: "Refund a payment", "Send a payout"',
+	async () => {
+		await editor.openWorkflow(WORKFLOW.id);
+		// n8n lists them by resource (A–Z, as the resource list), each resource's in the Operation menu's order.
+		const expected = RESOURCES.flatMap((resource) => {
+			const selector = node.properties.find(
+				(p) =>
+					p.name === 'operation' &&
+					(p.displayOptions?.show?.resource as string[] | undefined)?.includes(String(resource.value)),
+			);
+			return optionsOf(selector).map((option) => option.action ?? option.name);
+		});
+		expect(expected).toHaveLength(OPERATION_COUNT);
+		for (const search of ['refund', 'payout']) {
+			const actions = await step(`actions-${search}`, () => nodeActions(search, expected.length));
+			expect(actions).toEqual(expected);
+			expect(actions).toEqual(
+				expect.arrayContaining(['Refund a payment', 'Send a payout', 'Charge a card', 'Capture a held payment']),
+			);
+		}
+	},
+	scaled(120_000),
+);
 
-test('Return: without adding Amount, a notice says no Amount refunds everything; the Amount field says it too', async () => {
-	await step('return-amount-hint', async () => {
-		await editor.openWorkflow(FINDING.id);
-		await editor.openNode('Refund');
-		expect(await editor.selected('operation')).toBe('Return');
-		// A top-level notice, above the order fields: no field has to be added to read it.
-		const notice = editor
-			.ndv()
-			.getByText('with no Amount, the return refunds everything left on the order', { exact: false });
-		await notice.first().waitFor();
-		expect(await notice.count()).toBe(1);
-		expect(await editor.parameter('additionalFields').getByText('with no Amount', { exact: false }).count()).toBe(0);
-		// The hint renders next to the input (not inside its parameter-item): find it by its text.
-		await editor.parameter('amount').waitFor();
-		const hint = editor.ndv().getByText('to return everything that is left on the order');
-		await hint.first().waitFor();
-		expect(await hint.count()).toBe(1);
-		await shots.take(page, 'return-amount-hint');
-		await editor.closeNode();
-	});
-}, 60_000);
-
-test('Payout: with nothing filled in, a notice above Amount names the required destination and where to add it', async () => {
-	await step('payout-destination', async () => {
-		await editor.openWorkflow(FINDING.id);
-		await editor.openNode('Payout');
-		expect(await editor.selected('operation')).toBe('Send');
-		const notice = editor.ndv().getByText('Amount, Currency and a destination are required', { exact: false }).first();
-		await notice.waitFor();
-		await expect(notice.textContent()).resolves.toMatch(
-			/Additional Fields below: a card \("Card Number", "Expiry Month", "Expiry Year"\) or a bank account \("Bank Account Number", "Bank Name"\)/,
-		);
-		await shots.take(page, 'payout-destination');
-		await editor.closeNode();
-	});
-}, 60_000);
-
-test('Trigger: the panel names the URL to give the gateway and lists only the URLs that apply', async () => {
-	await step('trigger-urls', async () => {
-		await editor.openWorkflow(FINDING.id);
-		await editor.canvasNode('Card Gateway Trigger').dblclick();
-		await editor.parameter('verifySignature').waitFor();
-		// Without opening anything, the notice says which URL the gateway needs.
-		const notice = editor.ndv().getByText('URL to give the gateway', { exact: false }).first();
-		await expect(notice.textContent()).resolves.toMatch(
-			/Production URL ending in \/callback \(https:\/\/<your n8n address>\/webhook\/<this trigger's ID>\/callback\)/,
-		);
-		await editor.ndv().getByText('Webhook URLs', { exact: true }).click();
-		const urls = () =>
-			editor
+test(
+	'Return: without adding Amount, a notice says no Amount refunds everything; the Amount field says it too',
+	async () => {
+		await step('return-amount-hint', async () => {
+			await editor.openWorkflow(FINDING.id);
+			await editor.openNode('Refund');
+			expect(await editor.selected('operation')).toBe('Return');
+			// A top-level notice, above the order fields: no field has to be added to read it.
+			const notice = editor
 				.ndv()
-				.locator('.webhook-url')
-				.allTextContents()
-				.then((texts) => texts.map((text) => text.trim()));
-		await waitUntil(async () => (await urls()).length > 0, 'the webhook URLs');
-		await shots.take(page, 'trigger-urls-return-off');
-		expect(await urls()).toEqual([expect.stringMatching(/\/6b0d2c3e-0007-4000-8000-0000000000aa\/callback$/)]);
-		await editor.parameter('customerReturn').locator('.el-switch').click();
-		await waitUntil(async () => (await urls()).length === 2, 'the /return URL to appear');
-		expect(await urls()).toEqual([expect.stringMatching(/\/callback$/), expect.stringMatching(/\/return$/)]);
-		await shots.take(page, 'trigger-urls-return-on');
-		await editor.closeNode();
-	});
-}, 60_000);
+				.getByText('with no Amount, the return refunds everything left on the order', { exact: false });
+			await notice.first().waitFor();
+			expect(await notice.count()).toBe(1);
+			expect(await editor.parameter('additionalFields').getByText('with no Amount', { exact: false }).count()).toBe(0);
+			// The hint renders next to the input (not inside its parameter-item): find it by its text.
+			await editor.parameter('amount').waitFor();
+			const hint = editor.ndv().getByText('to return everything that is left on the order');
+			await hint.first().waitFor();
+			expect(await hint.count()).toBe(1);
+			await shots.take(page, 'return-amount-hint');
+			await editor.closeNode();
+		});
+	},
+	scaled(60_000),
+);
+
+test(
+	'Payout: with nothing filled in, a notice above Amount names the required destination and where to add it',
+	async () => {
+		await step('payout-destination', async () => {
+			await editor.openWorkflow(FINDING.id);
+			await editor.openNode('Payout');
+			expect(await editor.selected('operation')).toBe('Send');
+			const notice = editor
+				.ndv()
+				.getByText('Amount, Currency and a destination are required', { exact: false })
+				.first();
+			await notice.waitFor();
+			await expect(notice.textContent()).resolves.toMatch(
+				/Additional Fields below: a card \("Card Number", "Expiry Month", "Expiry Year"\) or a bank account \("Bank Account Number", "Bank Name"\)/,
+			);
+			await shots.take(page, 'payout-destination');
+			await editor.closeNode();
+		});
+	},
+	scaled(60_000),
+);
+
+test(
+	'Trigger: the panel names the URL to give the gateway and lists only the URLs that apply',
+	async () => {
+		await step('trigger-urls', async () => {
+			await editor.openWorkflow(FINDING.id);
+			await editor.canvasNode('Card Gateway Trigger').dblclick();
+			await editor.parameter('verifySignature').waitFor();
+			// Without opening anything, the notice says which URL the gateway needs.
+			const notice = editor.ndv().getByText('URL to give the gateway', { exact: false }).first();
+			await expect(notice.textContent()).resolves.toMatch(
+				/Production URL ending in \/callback \(https:\/\/<your n8n address>\/webhook\/<this trigger's ID>\/callback\)/,
+			);
+			await editor.ndv().getByText('Webhook URLs', { exact: true }).click();
+			const urls = () =>
+				editor
+					.ndv()
+					.locator('.webhook-url')
+					.allTextContents()
+					.then((texts) => texts.map((text) => text.trim()));
+			await editor.ndv().locator('.webhook-url').first().waitFor({ state: 'attached' });
+			await shots.take(page, 'trigger-urls-return-off');
+			expect(await urls()).toEqual([expect.stringMatching(/\/6b0d2c3e-0007-4000-8000-0000000000aa\/callback$/)]);
+			await editor.parameter('customerReturn').locator('.el-switch').click();
+			await editor.ndv().locator('.webhook-url').nth(1).waitFor({ state: 'attached' });
+			expect(await urls()).toEqual([expect.stringMatching(/\/callback$/), expect.stringMatching(/\/return$/)]);
+			await shots.take(page, 'trigger-urls-return-on');
+			await editor.closeNode();
+		});
+	},
+	scaled(60_000),
+);
 
 test('no request for the package icons failed', () => {
 	expect(iconFailures).toEqual([]);

@@ -11,6 +11,7 @@
 // currently saved workflow": true), and the public API's POST /api/v1/executions/:id/retry.
 import { startE2eEnvironment, CREDENTIAL, eventually, type E2eEnvironment } from '../support/e2e-environment';
 import type { LedgerEntry, SandboxRequest } from '../support/harness';
+import { scaled } from '../support/time-scale';
 
 const WORKFLOW_ID = 'e2eRetryCharge01';
 const WEBHOOK_PATH = 'e2e-retry-charge';
@@ -101,34 +102,35 @@ let env: E2eEnvironment;
 let cookie: string;
 let retryKey: string;
 
-beforeAll(async () => {
-	env = await startE2eEnvironment({ port: 5750, workflows: [WORKFLOW], publish: [WORKFLOW_ID] });
-	// The owner's session (what the editor uses), and a public-API key that may retry executions.
-	const login = await fetch(`${env.n8n.baseUrl}/rest/login`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ emailOrLdapLoginId: env.n8n.owner.email, password: env.n8n.owner.password }),
-	});
-	if (!login.ok) throw new Error(`login failed: HTTP ${login.status}`);
-	cookie = String(login.headers.get('set-cookie')).split(';')[0];
-	const key = await fetch(`${env.n8n.baseUrl}/rest/api-keys`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json', cookie },
-		body: JSON.stringify({
-			label: `e2e-retry-${Date.now()}`,
-			scopes: ['execution:retry', 'execution:read', 'execution:list'],
-			expiresAt: null,
-		}),
-	});
-	if (!key.ok) throw new Error(`api key failed: HTTP ${key.status} ${await key.text()}`);
-	retryKey = ((await key.json()) as { data: { rawApiKey: string } }).data.rawApiKey;
-}, 15 * 60_000);
-
+beforeAll(
+	async () => {
+		env = await startE2eEnvironment({ port: 5750, workflows: [WORKFLOW], publish: [WORKFLOW_ID] });
+		// The owner's session (what the editor uses), and a public-API key that may retry executions.
+		const login = await fetch(`${env.n8n.baseUrl}/rest/login`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ emailOrLdapLoginId: env.n8n.owner.email, password: env.n8n.owner.password }),
+		});
+		if (!login.ok) throw new Error(`login failed: HTTP ${login.status}`);
+		cookie = String(login.headers.get('set-cookie')).split(';')[0];
+		const key = await fetch(`${env.n8n.baseUrl}/rest/api-keys`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', cookie },
+			body: JSON.stringify({
+				label: `e2e-retry-${Date.now()}`,
+				scopes: ['execution:retry', 'execution:read', 'execution:list'],
+				expiresAt: null,
+			}),
+		});
+		if (!key.ok) throw new Error(`api key failed: HTTP ${key.status} ${await key.text()}`);
+		retryKey = ((await key.json()) as { data: { rawApiKey: string } }).data.rawApiKey;
+	},
+	scaled(15 * 60_000),
+);
 afterAll(async () => {
 	await env?.stop();
 	await require('undici').getGlobalDispatcher().close();
-}, 60_000);
-
+}, scaled(60_000));
 async function ledger(): Promise<LedgerEntry[]> {
 	return (await env.admin<{ entries: LedgerEntry[] }>('GET', 'ledger')).entries;
 }
@@ -237,26 +239,33 @@ async function expectChargedOnce(prefix: string): Promise<void> {
 }
 
 describe('n8n Retry of a failed execution with generated merchant order IDs', () => {
-	test('retry with the original workflow (editor, REST): items charged before the failure are not charged again', async () => {
-		const failed = await failedExecution('31');
-		const retried = await retryInEditor(failed, false);
-		expect(retried).toMatchObject({ status: 'success', mode: 'retry' });
-		await expectChargedOnce('31');
+	test(
+		'retry with the original workflow (editor, REST): items charged before the failure are not charged again',
+		async () => {
+			const failed = await failedExecution('31');
+			const retried = await retryInEditor(failed, false);
+			expect(retried).toMatchObject({ status: 'success', mode: 'retry' });
+			await expectChargedOnce('31');
 
-		// Retried again, now with the currently saved workflow: still nothing new.
-		const again = await retryInEditor(failed, true);
-		expect(again).toMatchObject({ status: 'success', mode: 'retry' });
-		await expectChargedOnce('31');
-	}, 180_000);
-
-	test('retry with the currently saved workflow (public API): items charged before the failure are not charged again', async () => {
-		const failed = await failedExecution('32');
-		const retried = await retryByApi(failed, true);
-		expect(retried).toMatchObject({ status: 'success', retryOf: failed });
-		await expectChargedOnce('32');
-		// The two failed executions generated their own order IDs: a fresh execution is a new payment.
-		const first = [...(await saleIds('31.01'))][0];
-		expect(first).toMatch(/^n8n-[a-z]{14}$/);
-		expect(await saleIds('32.01')).not.toContain(first);
-	}, 180_000);
+			// Retried again, now with the currently saved workflow: still nothing new.
+			const again = await retryInEditor(failed, true);
+			expect(again).toMatchObject({ status: 'success', mode: 'retry' });
+			await expectChargedOnce('31');
+		},
+		scaled(180_000),
+	);
+	test(
+		'retry with the currently saved workflow (public API): items charged before the failure are not charged again',
+		async () => {
+			const failed = await failedExecution('32');
+			const retried = await retryByApi(failed, true);
+			expect(retried).toMatchObject({ status: 'success', retryOf: failed });
+			await expectChargedOnce('32');
+			// The two failed executions generated their own order IDs: a fresh execution is a new payment.
+			const first = [...(await saleIds('31.01'))][0];
+			expect(first).toMatch(/^n8n-[a-z]{14}$/);
+			expect(await saleIds('32.01')).not.toContain(first);
+		},
+		scaled(180_000),
+	);
 });

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 
 import { MERCHANT, startE2eEnvironment } from '../support/e2e-environment';
 import { TRIGGER_WORKFLOWS, triggerSuite } from '../support/trigger-suite';
+import { scaled } from '../support/time-scale';
 
 const { env } = triggerSuite(() => startE2eEnvironment({ port: 5830, ...TRIGGER_WORKFLOWS, queue: { workers: 1 } }));
 
@@ -35,5 +36,5 @@ test(
 		expect((await n8n.executions(WORKFLOW)).length).toBe(before);
 		expect(topology!.workers.every((worker: { running(): boolean }) => worker.running())).toBe(true);
 	},
-	2 * 60_000,
+	scaled(2 * 60_000),
 );

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { CREDENTIAL, MERCHANT, PRIVATE_KEY } from '../support/e2e-environment';
+import { scaled } from '../support/time-scale';
 
 const { N8nInstance, ensureRuntime, packPackage, REPO } = require('../../e2e/n8n');
 const { startSandbox } = require('../../sandbox');
@@ -132,35 +133,36 @@ let n8n: InstanceType<typeof N8nInstance>;
 let sandbox: { url: string; close(): Promise<void> };
 let userFolder: string;
 
-beforeAll(async () => {
-	const runtime: string = await ensureRuntime();
-	userFolder = mkdtempSync(join(tmpdir(), 'n8n-card-gateway-safety-'));
-	sandbox = await startSandbox({ port: 0, quiet: true, verifier: 'node' });
-	n8n = new N8nInstance({ runtime, userFolder, port: PORT });
-	await n8n.installPackage(await packPackage(userFolder));
-	await n8n.importCredentials([
-		{
-			...CREDENTIAL,
-			type: 'cardGatewayApi',
-			data: {
-				baseUrl: `${sandbox.url}/paynet`,
-				...MERCHANT,
-				privateKey: PRIVATE_KEY,
-				privateKeyPassphrase: '',
-				endpointId: '1001',
-				endpointGroupId: '',
+beforeAll(
+	async () => {
+		const runtime: string = await ensureRuntime();
+		userFolder = mkdtempSync(join(tmpdir(), 'n8n-card-gateway-safety-'));
+		sandbox = await startSandbox({ port: 0, quiet: true, verifier: 'node' });
+		n8n = new N8nInstance({ runtime, userFolder, port: PORT });
+		await n8n.installPackage(await packPackage(userFolder));
+		await n8n.importCredentials([
+			{
+				...CREDENTIAL,
+				type: 'cardGatewayApi',
+				data: {
+					baseUrl: `${sandbox.url}/paynet`,
+					...MERCHANT,
+					privateKey: PRIVATE_KEY,
+					privateKeyPassphrase: '',
+					endpointId: '1001',
+					endpointGroupId: '',
+				},
 			},
-		},
-	]);
-	await n8n.importWorkflows([workflow()]);
-}, 15 * 60_000);
-
+		]);
+		await n8n.importWorkflows([workflow()]);
+	},
+	scaled(15 * 60_000),
+);
 afterAll(async () => {
 	await sandbox?.close();
 	if (userFolder) rmSync(userFolder, { recursive: true, force: true });
 	await require('undici').getGlobalDispatcher().close();
-}, 60_000);
-
+}, scaled(60_000));
 async function sandboxAdmin<T>(route: string): Promise<T> {
 	return (await (await fetch(`${sandbox.url}/sandbox/${route}`)).json()) as T;
 }
@@ -218,7 +220,7 @@ test(
 				.sort(),
 		);
 	},
-	5 * 60_000,
+	scaled(5 * 60_000),
 );
 
 test("what an AI agent's model reads about the node as a tool, built by n8n 2.41's own code: refused, run or rehearsed as the options say", () => {

@@ -15,6 +15,7 @@ import path from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
 
 import { Sandbox, runNode, type NodeRun } from '../support/harness';
+import { scaled } from '../support/time-scale';
 
 const { Client, MERCHANT, OTHER, CARD } = require('../support/sandbox-client') as {
 	Client: new (sb: { url: string }) => {
@@ -619,38 +620,45 @@ const said = { true: 0, false: 0, null: 0, undefined: 0, apiError: 0, otherError
 /** The case each proxy is serving now (one case at a time per sandbox). */
 const current = new Map<string, Case>();
 
-test(`balance judge: "sufficient" only from money truly available, ${CASE_COUNT} generated cases, 0 violations`, async () => {
-	const cases = Array.from({ length: CASE_COUNT }, (_, index) => buildCase(index));
-	const violations: string[] = [];
-	let next = 0;
-	const worker = async () => {
-		const sb = await Sandbox.start({ pollsBeforeFinal: 1_000_000 });
-		const client = new Client(sb);
-		let proxyUrl = '';
-		const proxy = await startHostileGateway(sb.url, () => ({ forward: true, reply: liar(current.get(proxyUrl)!) }));
-		proxyUrl = proxy.url;
-		try {
-			while (next < cases.length) {
-				const c = cases[next++];
-				const problems = await runCase(sb, client, proxyUrl, c).catch((error: Error) => [
-					`the case broke: ${error.message}`,
-				]);
-				const label = `case ${c.index} (${c.reply}, ${c.read.kind}${'balanceName' in c.read && c.read.balanceName ? ' named' : ''}, "${c.required.text}", ${c.inputs} item(s))`;
-				violations.push(...problems.map((problem) => `${label}: ${problem}`));
+test(
+	`balance judge: "sufficient" only from money truly available, ${CASE_COUNT} generated cases, 0 violations`,
+	async () => {
+		const cases = Array.from({ length: CASE_COUNT }, (_, index) => buildCase(index));
+		const violations: string[] = [];
+		let next = 0;
+		const worker = async () => {
+			const sb = await Sandbox.start({ pollsBeforeFinal: 1_000_000 });
+			const client = new Client(sb);
+			let proxyUrl = '';
+			const proxy = await startHostileGateway(sb.url, () => ({ forward: true, reply: liar(current.get(proxyUrl)!) }));
+			proxyUrl = proxy.url;
+			try {
+				while (next < cases.length) {
+					const c = cases[next++];
+					const problems = await runCase(sb, client, proxyUrl, c).catch((error: Error) => [
+						`the case broke: ${error.message}`,
+					]);
+					const label = `case ${c.index} (${c.reply}, ${c.read.kind}${'balanceName' in c.read && c.read.balanceName ? ' named' : ''}, "${c.required.text}", ${c.inputs} item(s))`;
+					violations.push(...problems.map((problem) => `${label}: ${problem}`));
+				}
+			} finally {
+				await proxy.close();
+				await sb.close();
 			}
-		} finally {
-			await proxy.close();
-			await sb.close();
-		}
-	};
-	await Promise.all(Array.from({ length: SANDBOXES }, worker));
-	const counts = cases.reduce<Record<string, number>>((all, c) => ({ ...all, [c.reply]: (all[c.reply] ?? 0) + 1 }), {});
-	const promiseBroken = violations.filter((violation) => violation.includes('VIOLATION')).length;
-	console.log(
-		`balance judge: ${cases.length} cases (seed ${SEED}; replies ${JSON.stringify(counts)}; the node said ${JSON.stringify(said)}), ${violations.length} violation(s), ${promiseBroken} of them "sufficient: true" without the money`,
-	);
-	expect(violations.slice(0, 30)).toEqual([]);
-	expect(violations).toHaveLength(0);
-	for (const outcome of ['true', 'false', 'null', 'apiError', 'otherError'] as const)
-		expect(said[outcome]).toBeGreaterThan(0);
-}, 120_000);
+		};
+		await Promise.all(Array.from({ length: SANDBOXES }, worker));
+		const counts = cases.reduce<Record<string, number>>(
+			(all, c) => ({ ...all, [c.reply]: (all[c.reply] ?? 0) + 1 }),
+			{},
+		);
+		const promiseBroken = violations.filter((violation) => violation.includes('VIOLATION')).length;
+		console.log(
+			`balance judge: ${cases.length} cases (seed ${SEED}; replies ${JSON.stringify(counts)}; the node said ${JSON.stringify(said)}), ${violations.length} violation(s), ${promiseBroken} of them "sufficient: true" without the money`,
+		);
+		expect(violations.slice(0, 30)).toEqual([]);
+		expect(violations).toHaveLength(0);
+		for (const outcome of ['true', 'false', 'null', 'apiError', 'otherError'] as const)
+			expect(said[outcome]).toBeGreaterThan(0);
+	},
+	scaled(120_000),
+);

@@ -8,6 +8,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { CARD, PAN2, Sandbox, runNode, storedCard, type SandboxRequest } from '../support/harness';
+import { scaled } from '../support/time-scale';
 
 /** The underscored generation's names: none of them may be sent beside the hyphenated ones. */
 const UNDERSCORED = ['client_orderid', 'expire_month', 'expire_year', 'server_callback_url', 'card_printed_name'];
@@ -144,15 +145,19 @@ async function judge(testCase: Case, index: number, references: { sending: strin
 	return violations;
 }
 
-it('every PAN eligibility check is sent in one spelling generation, and read whole', async () => {
-	const references = { sending: await storedCard(sb, 'pan-src'), receiving: await storedCard(sb, 'pan-dst') };
-	const violations: string[] = [];
-	for (let start = 0; start < CASES.length; start += 8) {
-		const batch = CASES.slice(start, start + 8);
-		violations.push(
-			...(await Promise.all(batch.map((testCase, offset) => judge(testCase, start + offset, references)))).flat(),
-		);
-	}
-	console.log(`PAN eligibility spelling judge: ${CASES.length} cases`);
-	expect(violations).toEqual([]);
-}, 120_000);
+it(
+	'every PAN eligibility check is sent in one spelling generation, and read whole',
+	async () => {
+		const references = { sending: await storedCard(sb, 'pan-src'), receiving: await storedCard(sb, 'pan-dst') };
+		const violations: string[] = [];
+		for (let start = 0; start < CASES.length; start += 8) {
+			const batch = CASES.slice(start, start + 8);
+			violations.push(
+				...(await Promise.all(batch.map((testCase, offset) => judge(testCase, start + offset, references)))).flat(),
+			);
+		}
+		console.log(`PAN eligibility spelling judge: ${CASES.length} cases`);
+		expect(violations).toEqual([]);
+	},
+	scaled(120_000),
+);

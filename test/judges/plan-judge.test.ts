@@ -30,6 +30,7 @@ import { RESOURCES } from '../../nodes/CardGateway/actions/resources';
 import { FIXTURES, type Fixture } from '../support/operation-fixtures';
 
 import { MERCHANT, OTHER_MERCHANT, PAN, PAN2, Sandbox, readKey, runNode, type NodeRun } from '../support/harness';
+import { scaled } from '../support/time-scale';
 
 const SEED = Number(process.env.PLAN_JUDGE_SEED ?? 20261201);
 const CONCURRENCY = 12;
@@ -661,8 +662,7 @@ beforeAll(async () => {
 	cases = buildCases(shapes);
 	verdicts = await pool(cases, CONCURRENCY, runCase);
 	elapsed = Date.now() - started;
-}, 300_000);
-
+}, scaled(300_000));
 afterAll(() => {
 	const failed = verdicts.filter((verdict) => verdict.violations.length);
 	const count = (key: (verdict: Verdict) => string) => {

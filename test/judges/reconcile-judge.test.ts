@@ -24,6 +24,7 @@ import {
 	type Expected,
 	type Layout,
 } from '../support/reconcile-cases';
+import { scaled } from '../support/time-scale';
 
 const SEED = Number(process.env.RECONCILE_JUDGE_SEED ?? 30);
 const COUNT = Number(process.env.RECONCILE_JUDGE_CASES ?? 200);
@@ -259,8 +260,7 @@ beforeAll(async () => {
 	cases = Array.from({ length: COUNT }, (_, index) => generateCase(random, index, zone));
 	verdicts = await pool(cases, CONCURRENCY, runCase);
 	elapsed = Date.now() - started;
-}, 240_000);
-
+}, scaled(240_000));
 afterAll(() => {
 	const count = (name: (c: Case) => string) => {
 		const counts = new Map<string, number>();

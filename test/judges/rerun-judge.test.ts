@@ -25,6 +25,7 @@ import { FIXTURES, type Prepared } from '../support/operation-fixtures';
 
 import { NODE_TYPE, Sandbox, executeOn, type LedgerEntry, type SandboxRequest } from '../support/harness';
 import { freshExecutionData, retryExecutionData, workflowOf, type TestNode } from '../support/n8n';
+import { scaled } from '../support/time-scale';
 
 const SEED = Number(process.env.RERUN_JUDGE_SEED ?? 20261130);
 const CONCURRENCY = 32;
@@ -519,8 +520,7 @@ beforeAll(async () => {
 			table(failed),
 		].join('\n'),
 	);
-}, 300_000);
-
+}, scaled(300_000));
 it("covers every money-moving operation of the node's description, and the two-step payout", () => {
 	expect(SUBJECTS.length).toBeGreaterThan(15);
 	for (const subject of SUBJECTS) expect(FIXTURES[subject.steps[0].key]).toBeDefined();

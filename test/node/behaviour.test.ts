@@ -3,6 +3,17 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { NODE_NAME, WAIT, cardPayment, jsonOf, runNode, single, useSandbox } from '../support/harness';
+import { scaled } from '../support/time-scale';
+
+const { startHostileGateway } = require('../support/hostile-gateway') as {
+	startHostileGateway(
+		url: string,
+		plan: (request: {
+			op: string | null;
+			body: string;
+		}) => { hold?: Promise<void>; reply?: () => undefined } | undefined,
+	): Promise<{ url: string; close(): Promise<void> }>;
+};
 
 const env = useSandbox({ pollsBeforeFinal: 2 });
 
@@ -64,17 +75,46 @@ describe('bulk runs', () => {
 		cardPayment({ merchantOrderId: '={{ $json.invoice }}', amount: '={{ $json.total }}', options });
 
 	it('concurrency 3: requests overlap, yet output order and pairedItem follow the input', async () => {
-		// The first sale is slow, so later items finish before it.
-		await env.sb.fault({ kind: 'latency', op: 'sale', count: 1, latencyMs: 300 });
-		const run = await runNode(env.sb, params({ concurrency: 3 }), { input });
-		expect(run.error).toBeUndefined();
-		expect(run.items.map((item) => item.pairedItem)).toEqual(input.map((_, item) => ({ item })));
-		expect(jsonOf(run).map((json) => [json.client_orderid, json.status])).toEqual(
-			input.map((item) => [item.invoice, 'processing']),
-		);
-		const sales = (await env.sb.requests()).filter((request) => request.op === 'sale');
-		expect(sales[sales.length - 1].client_orderid).toBe('bulk-a');
-		expect(sales).toHaveLength(6);
+		// A fence, not a delay: the network holds the first item's sale until the gateway has answered every
+		// other item's sale, so later items finish first on any machine. A node that did not overlap would
+		// never let them through; the fence then opens after a (scaled) budget only so that the test fails.
+		const others = new Set(input.slice(1).map((item) => item.invoice));
+		let open: (by: string) => void = () => {};
+		const fence = new Promise<string>((resolve) => (open = resolve));
+		const giveUp = setTimeout(() => open('the budget'), scaled(10_000));
+		const proxy = await startHostileGateway(env.sb.url, (request) => {
+			if (request.op !== 'sale') return undefined;
+			const invoice = new URLSearchParams(request.body).get('client_orderid') ?? '';
+			if (invoice === 'bulk-a') return { hold: fence.then(() => undefined) };
+			return {
+				reply: () => {
+					others.delete(invoice);
+					if (!others.size) open('the other sales');
+					return undefined;
+				},
+			};
+		});
+		try {
+			const run = await runNode(env.sb, params({ concurrency: 3 }), {
+				input,
+				credentials: { baseUrl: `${proxy.url}/paynet` },
+			});
+			expect(run.error).toBeUndefined();
+			expect({ fenceOpenedBy: await fence }).toEqual({ fenceOpenedBy: 'the other sales' });
+			expect(run.items.map((item) => item.pairedItem)).toEqual(input.map((_, item) => ({ item })));
+			expect(jsonOf(run).map((json) => [json.client_orderid, json.status])).toEqual(
+				input.map((item) => [item.invoice, 'processing']),
+			);
+		} finally {
+			clearTimeout(giveUp);
+			await proxy.close();
+		}
+		// The gateway saw the held sale last, the others in whatever order they came, each once.
+		const sales = (await env.sb.requests())
+			.filter((request) => request.op === 'sale')
+			.map((request) => request.client_orderid);
+		expect(sales[sales.length - 1]).toBe('bulk-a');
+		expect([...sales].sort()).toEqual(input.map((item) => item.invoice));
 		const { orders } = await env.sb.admin<{ orders: Array<{ client_orderid: string; amount: string }> }>(
 			'GET',
 			'orders',

@@ -14,6 +14,8 @@ import {
 import type { ClaimRow, ClaimsTable, Filter } from '../../nodes/CardGateway/actions/common/claimStore';
 
 const pause = () => new Promise((resolve) => setTimeout(resolve, Math.random() * 3));
+// Budgets bound a hang only, scaled for a loaded machine (test/support/time-scale.js).
+const { scaled } = require('../support/time-scale') as typeof import('../support/time-scale');
 
 function matches(row: ClaimRow, filter: Filter): boolean {
 	return filter.every(({ columnName, condition, value }) => {
@@ -63,37 +65,46 @@ async function race(table: ClaimsTable, key: string, claimers: number) {
 }
 
 describe('Act Once per Key: the claim protocol', () => {
-	test('30 claimers of one key on an empty table (no lock row yet): exactly one claims it, 20 rounds', async () => {
-		for (let round = 0; round < 20; round++) {
+	test(
+		'30 claimers of one key on an empty table (no lock row yet): exactly one claims it, 20 rounds',
+		async () => {
+			for (let round = 0; round < 20; round++) {
+				const table = new RacingTable();
+				const { claimed, taken } = await race(table, `order-${round}:approved:sale`, 30);
+				expect([claimed.length, taken.length]).toEqual([1, 29]);
+				expect(table.keyRows(`order-${round}:approved:sale`)).toHaveLength(1);
+				// The lock is given back: nobody holds it afterwards.
+				expect(table.keyRows(LOCK_KEY).every((lock) => !lock.holder)).toBe(true);
+			}
+		},
+		scaled(120_000),
+	);
+	test(
+		'several keys at once: each is claimed once, none blocks another for good',
+		async () => {
 			const table = new RacingTable();
-			const { claimed, taken } = await race(table, `order-${round}:approved:sale`, 30);
-			expect([claimed.length, taken.length]).toEqual([1, 29]);
-			expect(table.keyRows(`order-${round}:approved:sale`)).toHaveLength(1);
-			// The lock is given back: nobody holds it afterwards.
-			expect(table.keyRows(LOCK_KEY).every((lock) => !lock.holder)).toBe(true);
-		}
-	}, 120_000);
-
-	test('several keys at once: each is claimed once, none blocks another for good', async () => {
-		const table = new RacingTable();
-		const keys = Array.from({ length: 8 }, (_, index) => `order-${index}:approved:sale`);
-		const results = await Promise.all(keys.map((key) => race(table, key, 6)));
-		expect(results.map((result) => result.claimed.length)).toEqual(keys.map(() => 1));
-	}, 120_000);
-
-	test('duplicated lock rows (two processes created the first one at once): still exactly one', async () => {
-		for (let round = 0; round < 10; round++) {
-			const table = new RacingTable();
-			table.rows.push(
-				{ id: 900, key: LOCK_KEY, holder: '', until: 0 },
-				{ id: 901, key: LOCK_KEY, holder: '', until: 0 },
-				{ id: 902, key: LOCK_KEY, holder: '', until: 0 },
-			);
-			const { claimed } = await race(table, 'dup:approved:sale', 20);
-			expect(claimed).toHaveLength(1);
-		}
-	}, 120_000);
-
+			const keys = Array.from({ length: 8 }, (_, index) => `order-${index}:approved:sale`);
+			const results = await Promise.all(keys.map((key) => race(table, key, 6)));
+			expect(results.map((result) => result.claimed.length)).toEqual(keys.map(() => 1));
+		},
+		scaled(120_000),
+	);
+	test(
+		'duplicated lock rows (two processes created the first one at once): still exactly one',
+		async () => {
+			for (let round = 0; round < 10; round++) {
+				const table = new RacingTable();
+				table.rows.push(
+					{ id: 900, key: LOCK_KEY, holder: '', until: 0 },
+					{ id: 901, key: LOCK_KEY, holder: '', until: 0 },
+					{ id: 902, key: LOCK_KEY, holder: '', until: 0 },
+				);
+				const { claimed } = await race(table, 'dup:approved:sale', 20);
+				expect(claimed).toHaveLength(1);
+			}
+		},
+		scaled(120_000),
+	);
 	test('a lock left by a holder that died is taken over once its lease ran out', async () => {
 		const table = new RacingTable();
 		table.rows.push({ id: 1, key: LOCK_KEY, holder: 'dead-process', until: Date.now() - 1 });

@@ -3,6 +3,7 @@
 import { createServer } from 'node:net';
 
 import { BANK_DESTINATION, WAIT, cardPayment, runNode, single, useSandbox, type Sandbox } from '../support/harness';
+import { scaled } from '../support/time-scale';
 
 const env = useSandbox();
 
@@ -19,7 +20,7 @@ const FAST = { timeoutSeconds: 1 };
 
 /** The sandbox logs a timed-out request only when it finally drops it: wait for that entry. */
 async function loggedRequests(sb: Sandbox, op: string, expected: number): Promise<Record<string, number>> {
-	for (let attempt = 0; attempt < 50; attempt++) {
+	for (const deadline = Date.now() + scaled(5_000); Date.now() < deadline;) {
 		const now = await counts(sb);
 		if ((now[op] ?? 0) >= expected) return now;
 		await new Promise((resolve) => setTimeout(resolve, 100));

@@ -5,6 +5,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { PAN2, WAIT, runNode, single, storedCard, useSandbox, type Sandbox } from '../support/harness';
+import { scaled } from '../support/time-scale';
 
 const env = useSandbox();
 
@@ -196,7 +197,7 @@ describe.each(MONEY_OPERATIONS)('$label', (operation) => {
 
 /** Waits until the sandbox holds the order, then declines it (the order was made to stay processing). */
 async function declineWhenCreated(sb: Sandbox, clientOrderId: string): Promise<void> {
-	for (let attempt = 0; attempt < 100; attempt++) {
+	for (const deadline = Date.now() + scaled(5_000); Date.now() < deadline;) {
 		const { orders } = await sb.admin<{ orders: Array<{ orderid: string }> }>(
 			'GET',
 			`orders?client_orderid=${clientOrderId}`,

@@ -9,6 +9,7 @@ import { isBuiltin } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { scaled } from '../support/time-scale';
 
 const { installCommunityPackage, packPackage, REPO } = require('../../e2e/n8n');
 
@@ -24,7 +25,7 @@ beforeAll(async () => {
 	work = mkdtempSync(join(tmpdir(), 'card-gateway-installed-'));
 	nodesDir = join(work, '.n8n/nodes');
 	packageDir = await installCommunityPackage(await packPackage(work), nodesDir);
-}, 120_000);
+}, scaled(120_000));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 function shippedScripts(dir: string): string[] {
@@ -70,16 +71,18 @@ test('every shipped file imports only n8n-workflow, Node built-ins and shipped f
 	expect(offending).toEqual([]);
 });
 
-test('every shipped file loads, and every node and credential builds its description, with n8n-workflow the only package in reach', async () => {
-	// n8n puts its own node_modules on NODE_PATH for the packages it loads; here that is a folder
-	// holding n8n-workflow alone (the one the repository builds against)
-	const host = join(work, 'host-node_modules');
-	mkdirSync(host);
-	for (const name of PROVIDED_BY_N8N) symlinkSync(dirname(require.resolve(`${name}/package.json`)), join(host, name));
-	const scripts = shippedScripts(join(packageDir, 'dist'));
-	const manifest = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8'));
-	const entries = [...manifest.n8n.nodes, ...manifest.n8n.credentials].map((file: string) => join(packageDir, file));
-	const probe = `
+test(
+	'every shipped file loads, and every node and credential builds its description, with n8n-workflow the only package in reach',
+	async () => {
+		// n8n puts its own node_modules on NODE_PATH for the packages it loads; here that is a folder
+		// holding n8n-workflow alone (the one the repository builds against)
+		const host = join(work, 'host-node_modules');
+		mkdirSync(host);
+		for (const name of PROVIDED_BY_N8N) symlinkSync(dirname(require.resolve(`${name}/package.json`)), join(host, name));
+		const scripts = shippedScripts(join(packageDir, 'dist'));
+		const manifest = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8'));
+		const entries = [...manifest.n8n.nodes, ...manifest.n8n.credentials].map((file: string) => join(packageDir, file));
+		const probe = `
 		const [scripts, entries] = JSON.parse(process.argv[1]);
 		for (const file of scripts) require(file);
 		let described = 0;
@@ -93,7 +96,12 @@ test('every shipped file loads, and every node and credential builds its descrip
 		}
 		console.log(JSON.stringify({ loaded: scripts.length, described }));
 	`;
-	const env = { PATH: process.env.PATH, NODE_PATH: host };
-	const { stdout } = await run(process.execPath, ['-e', probe, JSON.stringify([scripts, entries])], { cwd: work, env });
-	expect(JSON.parse(stdout)).toEqual({ loaded: scripts.length, described: entries.length });
-}, 60_000);
+		const env = { PATH: process.env.PATH, NODE_PATH: host };
+		const { stdout } = await run(process.execPath, ['-e', probe, JSON.stringify([scripts, entries])], {
+			cwd: work,
+			env,
+		});
+		expect(JSON.parse(stdout)).toEqual({ loaded: scripts.length, described: entries.length });
+	},
+	scaled(60_000),
+);

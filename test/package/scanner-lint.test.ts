@@ -7,6 +7,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { scaled } from '../support/time-scale';
 
 const run = promisify(execFile);
 const REPO = join(__dirname, '../..');
@@ -35,43 +36,51 @@ async function scan(...args: string[]): Promise<Report> {
 	return JSON.parse(stdout.trim().split('\n').pop());
 }
 
-test("the source and the packed tarball pass the scanner's lint, with no warning but the accepted ones", async () => {
-	const report = await scan();
-	expect(report.scanner).toBe('0.32.0');
-	for (const leg of [report.source, report.tarball!]) {
-		expect(leg).toMatchObject({ passed: true });
-		expect(leg.files).toBeGreaterThan(10);
-		expect(leg.messages.filter((m) => m.severity === 'error')).toEqual([]);
-	}
-	const warnings = [...report.source.messages, ...report.tarball!.messages].filter((m) => m.severity === 'warning');
-	const unaccepted = warnings.filter(
-		(w) => !ACCEPTED_WARNINGS.some((a) => a.file === w.file && a.rule === w.rule && w.message.includes(`'${a.field}'`)),
-	);
-	expect(unaccepted).toEqual([]);
-}, 180_000);
-
-test('an eslint-disable comment does not hide a violation from it, as in the real scan', async () => {
-	const copy = mkdtempSync(join(tmpdir(), 'card-gateway-scan-source-'));
-	try {
-		for (const part of ['package.json', 'nodes', 'credentials'])
-			cpSync(join(REPO, part), join(copy, part), { recursive: true });
-		const file = join(copy, 'nodes/CardGateway/CardGateway.node.ts');
-		writeFileSync(
-			file,
-			`${readFileSync(file, 'utf8')}\n// eslint-disable-next-line no-console\nconsole.log('planted');\n`,
+test(
+	"the source and the packed tarball pass the scanner's lint, with no warning but the accepted ones",
+	async () => {
+		const report = await scan();
+		expect(report.scanner).toBe('0.32.0');
+		for (const leg of [report.source, report.tarball!]) {
+			expect(leg).toMatchObject({ passed: true });
+			expect(leg.files).toBeGreaterThan(10);
+			expect(leg.messages.filter((m) => m.severity === 'error')).toEqual([]);
+		}
+		const warnings = [...report.source.messages, ...report.tarball!.messages].filter((m) => m.severity === 'warning');
+		const unaccepted = warnings.filter(
+			(w) =>
+				!ACCEPTED_WARNINGS.some((a) => a.file === w.file && a.rule === w.rule && w.message.includes(`'${a.field}'`)),
 		);
-		const report = await scan(`--source=${copy}`, '--tarball=none');
-		expect(report.source.passed).toBe(false);
-		expect(report.source.messages).toEqual(
-			expect.arrayContaining([
-				expect.objectContaining({
-					file: 'nodes/CardGateway/CardGateway.node.ts',
-					rule: 'no-console',
-					severity: 'error',
-				}),
-			]),
-		);
-	} finally {
-		rmSync(copy, { recursive: true, force: true });
-	}
-}, 180_000);
+		expect(unaccepted).toEqual([]);
+	},
+	scaled(180_000),
+);
+test(
+	'an eslint-disable comment does not hide a violation from it, as in the real scan',
+	async () => {
+		const copy = mkdtempSync(join(tmpdir(), 'card-gateway-scan-source-'));
+		try {
+			for (const part of ['package.json', 'nodes', 'credentials'])
+				cpSync(join(REPO, part), join(copy, part), { recursive: true });
+			const file = join(copy, 'nodes/CardGateway/CardGateway.node.ts');
+			writeFileSync(
+				file,
+				`${readFileSync(file, 'utf8')}\n// eslint-disable-next-line no-console\nconsole.log('planted');\n`,
+			);
+			const report = await scan(`--source=${copy}`, '--tarball=none');
+			expect(report.source.passed).toBe(false);
+			expect(report.source.messages).toEqual(
+				expect.arrayContaining([
+					expect.objectContaining({
+						file: 'nodes/CardGateway/CardGateway.node.ts',
+						rule: 'no-console',
+						severity: 'error',
+					}),
+				]),
+			);
+		} finally {
+			rmSync(copy, { recursive: true, force: true });
+		}
+	},
+	scaled(180_000),
+);

@@ -3,6 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
+import { scaled } from '../support/time-scale';
 
 const REPO = join(__dirname, '../..');
 const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8'));
@@ -15,8 +16,7 @@ beforeAll(() => {
 		execFileSync('npm', ['pack', '--dry-run', '--json', '--silent'], { cwd: REPO, encoding: 'utf8' }),
 	);
 	files = packed.files.map((file: { path: string }) => file.path).sort();
-}, 60_000);
-
+}, scaled(60_000));
 test('ships the n8n entry files, their codex files and icons, README, LICENSE and package.json', () => {
 	const entries: string[] = [...pkg.n8n.nodes, ...pkg.n8n.credentials];
 	const codex = pkg.n8n.nodes.map((file: string) => file.replace(/\.js$/, '.json'));

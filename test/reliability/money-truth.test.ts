@@ -4,14 +4,14 @@
 import { moneyTruthCampaign } from '../../reliability/moneyTruth';
 import type { CampaignResult } from '../support/campaign';
 import { expectEveryInvariantRanAndHeld } from '../support/slices';
+import { scaled } from '../support/time-scale';
 
 const RUNS = 39; // three of each of the 13 scenarios
 
 let result: CampaignResult;
 beforeAll(async () => {
 	result = await moneyTruthCampaign({ seed: 7, runs: RUNS, lanes: 6 });
-}, 120_000);
-
+}, scaled(120_000));
 test(`money truth: ${RUNS} seeded cases, every invariant runs and holds against the sandbox ledger`, () => {
 	expect(result.cases).toBe(RUNS);
 	expectEveryInvariantRanAndHeld(result);

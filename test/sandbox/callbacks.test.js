@@ -5,6 +5,7 @@ const { describe, it, expect, beforeAll, afterAll } = require('@jest/globals');
 const http = require('node:http');
 const { startSandbox } = require('../../sandbox');
 const { Client, MERCHANT, sha1 } = require('../support/sandbox-client');
+const { scaled } = require('../support/time-scale');
 
 let sb;
 let c;
@@ -37,7 +38,7 @@ afterAll(async () => {
 	await new Promise((r) => receiver.close(r));
 });
 
-async function waitFor(fn, ms = 5000) {
+async function waitFor(fn, ms = scaled(5000)) {
 	const end = Date.now() + ms;
 	for (;;) {
 		const v = await fn();
@@ -200,7 +201,8 @@ describe('callback faults', () => {
 		const path = newPath();
 		const s = await c.sale({ amount: '30.00', notify_url: `${base}${path}` }, 'preauth');
 		await waitFor(() => hitsFor(path).length === 1);
-		await c.admin('POST', 'faults', { kind: 'out-of-order-callbacks', op: 'capture', latencyMs: 5000 });
+		// Held until the return's callback went out; the latency is only the sandbox's safety release.
+		await c.admin('POST', 'faults', { kind: 'out-of-order-callbacks', op: 'capture', latencyMs: scaled(5000) });
 		const cid = s.params.client_orderid;
 		await c.followUp('capture', s.orderid, cid, { amount: '10.00', currency: 'USD' });
 		await new Promise((r) => setTimeout(r, 100));

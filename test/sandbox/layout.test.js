@@ -7,6 +7,7 @@ const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const { COMMANDS } = require('../../sandbox/commands');
+const { scaled } = require('../support/time-scale');
 
 const SANDBOX = path.join(__dirname, '../../sandbox');
 const jsFiles = (dir) =>
@@ -63,14 +64,18 @@ describe('sandbox layout', () => {
 		}
 	});
 
-	it('type-checks (npx tsc -p sandbox)', () => {
-		const tsc = require.resolve('typescript/bin/tsc');
-		let output = '';
-		try {
-			execFileSync(process.execPath, [tsc, '-p', SANDBOX], { encoding: 'utf8', stdio: 'pipe' });
-		} catch (e) {
-			output = `${e.stdout || ''}${e.stderr || e.message}`;
-		}
-		expect(output).toBe('');
-	}, 60000);
+	it(
+		'type-checks (npx tsc -p sandbox)',
+		() => {
+			const tsc = require.resolve('typescript/bin/tsc');
+			let output = '';
+			try {
+				execFileSync(process.execPath, [tsc, '-p', SANDBOX], { encoding: 'utf8', stdio: 'pipe' });
+			} catch (e) {
+				output = `${e.stdout || ''}${e.stderr || e.message}`;
+			}
+			expect(output).toBe('');
+		},
+		scaled(60000),
+	);
 });

@@ -5,6 +5,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { scaled } from './time-scale';
 const { N8nInstance, ensureRuntime, packPackage, productionWebhooks, REPO } = require('../../e2e/n8n');
 const { QueueTopology } = require('../../e2e/queue');
 const { startSandbox } = require('../../sandbox');
@@ -13,13 +14,13 @@ const { startSandbox } = require('../../sandbox');
  * How long a sandbox callback waits for n8n's answer: as long as a loaded machine needs. A delivery
  * that timed out although n8n processed it would be sent again and start a second execution.
  */
-export const CALLBACK_TIMEOUT_MS = 120_000;
+export const CALLBACK_TIMEOUT_MS = scaled(120_000);
 
 /** Polls until probe() returns a value; the deadline only stops a run that is broken, not slow. */
 export async function eventually<T>(
 	what: string,
 	probe: () => Promise<T | undefined>,
-	timeoutMs = 180_000,
+	timeoutMs = scaled(180_000),
 ): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {

@@ -6,6 +6,8 @@ import { join } from 'node:path';
 
 import type { Browser, Locator, Page } from 'playwright-core';
 
+import { scaled } from './time-scale';
+
 const { chromium } = require('playwright-core') as typeof import('playwright-core');
 
 // The browser-side globals these helpers touch (the test tsconfig has no DOM lib).
@@ -72,7 +74,7 @@ export class Screenshots {
 			`${String(this.count).padStart(2, '0')}-${name.replace(/[^a-z0-9-]+/gi, '-').toLowerCase()}.png`,
 		);
 		try {
-			await page.screenshot({ path: file, timeout: 10_000 });
+			await page.screenshot({ path: file, timeout: scaled(10_000) });
 			return file;
 		} catch {
 			return undefined;
@@ -250,7 +252,12 @@ async function settled(scope: Locator): Promise<void> {
 	});
 }
 
-export async function waitUntil(check: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
+/** Polls a state the page has no element for (a value shown); the budget only bounds a hang. */
+export async function waitUntil(
+	check: () => Promise<boolean>,
+	what: string,
+	timeoutMs = scaled(15_000),
+): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
 	while (!(await check())) {
 		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);

@@ -84,8 +84,9 @@ function aboutAnotherOrder(body) {
 
 /**
  * Starts the proxy in front of `gatewayUrl`. `plan(request)` decides per request:
- * `{ forward: boolean, answer: keyof ANSWERS, reply?: { status, type, body } | (upstream) => … }`
- * (default: forward and pass).
+ * `{ forward: boolean, answer: keyof ANSWERS, reply?: { status, type, body } | (upstream) => …, hold?: Promise }`
+ * (default: forward and pass). A reply function that returns nothing relays the gateway's reply; `hold` is a
+ * fence: the request goes on once it settles (the test, not a clock, decides when the gateway sees it).
  */
 async function startHostileGateway(gatewayUrl, plan = () => ({ forward: true, answer: 'pass' })) {
 	const elsewhere = { requests: [] };
@@ -111,6 +112,7 @@ async function startHostileGateway(gatewayUrl, plan = () => ({ forward: true, an
 			...(plan({ method: req.method, url: req.url, op, body: body.toString('utf8') }) || {}),
 		};
 		log.push({ op, ...decision });
+		await decision.hold;
 		let upstream;
 		if (decision.forward) {
 			upstream = await new Promise((resolve, reject) => {

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 
 import { CALLBACK_TIMEOUT_MS, MERCHANT, eventually, readWorkflows, type E2eEnvironment } from './e2e-environment';
+import { scaled } from './time-scale';
 
 const { Client } = require('./sandbox-client');
 const { startSandbox } = require('../../sandbox');
@@ -30,14 +31,17 @@ export const TRIGGER_WORKFLOWS = {
 export function triggerSuite(start: () => Promise<E2eEnvironment>): { env: () => E2eEnvironment } {
 	let env: E2eEnvironment;
 
-	beforeAll(async () => {
-		// start() returns once the published workflows' webhooks answer (e2e-environment.ts).
-		env = await start();
-	}, 15 * 60_000);
+	beforeAll(
+		async () => {
+			// start() returns once the published workflows' webhooks answer (e2e-environment.ts).
+			env = await start();
+		},
+		scaled(15 * 60_000),
+	);
 	afterAll(async () => {
 		await env?.stop();
 		await require('undici').getGlobalDispatcher().close();
-	}, 60_000);
+	}, scaled(60_000));
 
 	type Execution = {
 		id: string;
@@ -158,7 +162,7 @@ export function triggerSuite(start: () => Promise<E2eEnvironment>): { env: () =>
 			const health = await fetch(`${env.n8n.baseUrl}/healthz`);
 			expect(health.status).toBe(200);
 		},
-		5 * 60_000,
+		scaled(5 * 60_000),
 	);
 
 	test(
@@ -191,7 +195,7 @@ export function triggerSuite(start: () => Promise<E2eEnvironment>): { env: () =>
 				});
 			}
 		},
-		2 * 60_000,
+		scaled(2 * 60_000),
 	);
 
 	test(
@@ -206,7 +210,7 @@ export function triggerSuite(start: () => Promise<E2eEnvironment>): { env: () =>
 			const executions = await executionsSettled(1, WORKFLOW_FILTERED);
 			expect(executions.map(emitted).map((item) => item.client_orderid)).toEqual(['e2e-filtered-in']);
 		},
-		2 * 60_000,
+		scaled(2 * 60_000),
 	);
 
 	test(
@@ -237,7 +241,7 @@ export function triggerSuite(start: () => Promise<E2eEnvironment>): { env: () =>
 			// Each refusal is answered after the trigger returned: an execution it started would be stored by now.
 			expect(await count()).toEqual(before);
 		},
-		2 * 60_000,
+		scaled(2 * 60_000),
 	);
 
 	/** A production webhook (start() waited until they answer). */

@@ -11,6 +11,7 @@ import type { ICredentialDataDecryptedObject, INode } from 'n8n-workflow';
 
 import { CardGatewayTrigger } from '../../nodes/CardGatewayTrigger/CardGatewayTrigger.node';
 import { callWebhook, PACKAGE, type WebhookRequest, type WebhookResult } from './n8n';
+import { scaled } from './time-scale';
 
 const { startSandbox } = require('../../sandbox');
 
@@ -93,7 +94,7 @@ export class CallbackReceiver {
 		return `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}/callback`;
 	}
 
-	async waitFor(orderid: string, count = 1, timeoutMs = 5000): Promise<CapturedCallback[]> {
+	async waitFor(orderid: string, count = 1, timeoutMs = scaled(5000)): Promise<CapturedCallback[]> {
 		const started = Date.now();
 		for (;;) {
 			const matching = this.received.filter((entry) => entry.query.orderid === orderid);

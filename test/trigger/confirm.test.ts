@@ -240,10 +240,10 @@ describe('when the gateway gives no definite answer: 503, nothing started, the g
 	});
 
 	it('status query slower than the timeout', async () => {
+		// The reply comes after 3 s: under Confirm Timeout 1 the query times out; under the suite's 5 it would
+		// be answered (approved). So the message shows which budget was kept, on a machine of any speed.
 		await addFault(sandbox, { kind: 'latency', op: 'status', latencyMs: 3000 });
-		const started = Date.now();
 		const result = await run(approved.callback.query, { ...EMIT_ONLY, confirmTimeout: 1 });
-		expect(Date.now() - started).toBeLessThan(2900);
 		expectRetryLater(result, /no gateway reply to the status query: the reply timed out/);
 	});
 
