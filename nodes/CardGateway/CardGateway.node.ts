@@ -8,8 +8,8 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { toolDescriptionProperty } from './actions/common/guards';
-import { movesMoney, type OperationModule } from './actions/common/operation';
+import { toolDescriptionProperty } from './actions/common/guard/guards';
+import { movesMoney, type OperationModule } from './actions/common/pipeline/item';
 import { RESOURCES } from './actions/resources';
 import { router } from './actions/router';
 

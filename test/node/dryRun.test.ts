@@ -3,7 +3,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import * as cardReference from '../../nodes/CardGateway/actions/cardReference';
-import { movesMoney, type OperationModule } from '../../nodes/CardGateway/actions/common/operation';
+import { movesMoney, type OperationModule } from '../../nodes/CardGateway/actions/common/pipeline/item';
 import * as hostedForm from '../../nodes/CardGateway/actions/hostedForm';
 import * as payment from '../../nodes/CardGateway/actions/payment';
 import * as payout from '../../nodes/CardGateway/actions/payout';

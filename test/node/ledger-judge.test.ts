@@ -15,7 +15,7 @@ import {
 	movesMoney,
 	type OperationModule,
 	type OperationSpec,
-} from '../../nodes/CardGateway/actions/common/operation';
+} from '../../nodes/CardGateway/actions/common/pipeline/item';
 import { RESOURCES } from '../../nodes/CardGateway/actions/resources';
 import { OPERATIONS } from '../../nodes/shared/protocol/catalogue';
 import { FIXTURES, type Fixture, type Prepared } from '../support/operation-fixtures';

@@ -14,10 +14,10 @@ import { merchantCredentials } from '../../shared/transport';
 
 import * as balance from './balance';
 import * as cardReference from './cardReference';
-import { movesMoney, readItemAhead, type OperationModule, type ReadMany } from './common/operation';
-import { runOptions } from './common/options';
-import { nodeParameter } from './common/parameters';
-import { refuseDuplicateOrderIds, stoppedRunError, type ItemOutcome } from './common/runReport';
+import { movesMoney, readItemAhead, type OperationModule, type ReadMany } from './common/pipeline/item';
+import { runOptions } from './common/read/options';
+import { nodeParameter } from './common/read/parameters';
+import { refuseDuplicateOrderIds, stoppedRunError, type ItemOutcome } from './common/guard/runReport';
 import * as hostedForm from './hostedForm';
 import type { CardGatewayType, OperationOf, Resource } from './node.type';
 import * as payment from './payment';

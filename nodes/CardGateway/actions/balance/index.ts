@@ -1,4 +1,4 @@
-import { defineResource } from '../common/operation';
+import { defineResource } from '../common/pipeline/item';
 
 import get from './get.operation';
 

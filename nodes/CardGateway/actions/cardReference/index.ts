@@ -1,4 +1,4 @@
-import { defineResource } from '../common/operation';
+import { defineResource } from '../common/pipeline/item';
 
 import create from './create.operation';
 import createV4 from './createV4.operation';

@@ -5,20 +5,20 @@
 // under one approval finds its orders at the gateway; a follow-up finds its order changed.
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { withMoneyEffect } from '../../../shared/moneyEffect';
-import { perRun } from '../../../shared/perRun';
-import { buildGatewayRequest, merchantCredentials } from '../../../shared/transport';
+import { withMoneyEffect } from '../../../../shared/moneyEffect';
+import { perRun } from '../../../../shared/perRun';
+import { buildGatewayRequest, merchantCredentials } from '../../../../shared/transport';
 
-import type { StatusKnowledge } from './delivery';
-import { rehearse } from './dryRun';
-import { factsOf } from './facts';
-import { runSettings } from './limits';
-import { planDiffers, planItemMissing, planOrderMoved } from './messages';
-import { oneAtATime } from './oneAtATime';
-import { orderBefore, prepareItem, type OperationSpec, type PreparedItem } from './operation';
-import { runOptions, storedOptions } from './options';
-import { deriveOrderIdsFromPlan } from './orderIds';
-import { nodeParameter } from './parameters';
+import type { StatusKnowledge } from '../send/delivery';
+import { rehearse } from '../rehearse/dryRun';
+import { factsOf } from '../core/facts';
+import { runSettings } from '../read/runSettings';
+import { planDiffers, planItemMissing, planOrderMoved } from '../send/errors';
+import { oneAtATime } from '../guard/oneAtATime';
+import { orderBefore, prepareItem, type OperationSpec, type PreparedItem } from './item';
+import { runOptions, storedOptions } from '../read/options';
+import { deriveOrderIdsFromPlan } from '../read/orderIds';
+import { nodeParameter } from '../read/parameters';
 import {
 	approvalRefusal,
 	isPlanEntry,
@@ -30,7 +30,7 @@ import {
 	planSummary,
 	requestDigestOf,
 	type PlanEntry,
-} from './plan';
+} from '../rehearse/plan';
 
 /** One item as planned: ready to rehearse or send, or the error it failed with (nothing was sent). */
 type PlannedItem = { prepared: PreparedItem; before?: StatusKnowledge; entry: PlanEntry } | { error: Error };

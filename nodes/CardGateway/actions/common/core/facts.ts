@@ -1,8 +1,8 @@
-import { OPERATIONS, type OperationId, type StatusQueryId } from '../../../shared/protocol/catalogue';
-import { MONEY_ACTIONS, type MoneyAction, type MoneyActionFacts } from '../../../shared/protocol/money';
-import type { FieldRecord } from '../../../shared/protocol/vocabulary';
+import { OPERATIONS, type OperationId, type StatusQueryId } from '../../../../shared/protocol/catalogue';
+import { MONEY_ACTIONS, type MoneyAction, type MoneyActionFacts } from '../../../../shared/protocol/money';
+import type { FieldRecord } from '../../../../shared/protocol/vocabulary';
 
-import { FINAL_STATUSES } from './output';
+import { FINAL_STATUSES } from '../outcome/output';
 
 /** What an operation does to money: its catalogue line names the action, money.ts declares the facts. */
 export function moneyFactsOf(operation: { gateway: OperationId }): MoneyActionFacts {

@@ -1,14 +1,14 @@
 import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
-import { moneyEffectOf, withMoneyEffect } from '../../../shared/moneyEffect';
-import { amountUnits, formatUnits, parseAmount, parseCurrency } from '../../../shared/protocol/amount';
-import { GatewayInputError } from '../../../shared/protocol/errors';
-import { perRun } from '../../../shared/perRun';
-import { replyRecord } from '../../../shared/protocol/reply';
-import { withInputErrors } from '../../../shared/transport';
+import { moneyEffectOf, withMoneyEffect } from '../../../../shared/moneyEffect';
+import { amountUnits, formatUnits, parseAmount, parseCurrency } from '../../../../shared/protocol/amount';
+import { GatewayInputError } from '../../../../shared/protocol/errors';
+import { perRun } from '../../../../shared/perRun';
+import { replyRecord } from '../../../../shared/protocol/reply';
+import { withInputErrors } from '../../../../shared/transport';
 
-import type { DeliveryPlan, StatusKnowledge } from './delivery';
-import { guardModelFilledSafety } from './guards';
+import type { DeliveryPlan, StatusKnowledge } from '../send/delivery';
+import { guardModelFilledSafety } from '../guard/guards';
 import { refuseUnreadable, runOptions, storedOptions } from './options';
 import { nodeParameter } from './parameters';
 

@@ -6,19 +6,19 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { OPERATIONS, type AuthScheme, type OperationId } from '../../../shared/protocol/catalogue';
-import { GatewayInputError } from '../../../shared/protocol/errors';
-import { maskText } from '../../../shared/protocol/masking';
-import { comparableName } from '../../../shared/protocol/names';
-import { MERCHANT_ORDER_ID_SPELLINGS, replyRecord, type GatewayReply } from '../../../shared/protocol/reply';
-import { withMoneyEffect } from '../../../shared/moneyEffect';
+import { OPERATIONS, type AuthScheme, type OperationId } from '../../../../shared/protocol/catalogue';
+import { GatewayInputError } from '../../../../shared/protocol/errors';
+import { maskText } from '../../../../shared/protocol/masking';
+import { comparableName } from '../../../../shared/protocol/names';
+import { MERCHANT_ORDER_ID_SPELLINGS, replyRecord, type GatewayReply } from '../../../../shared/protocol/reply';
+import { withMoneyEffect } from '../../../../shared/moneyEffect';
 import {
 	buildGatewayRequest,
 	merchantCredentials,
 	withInputErrors,
 	type EndpointChoice,
 	type GatewayCall,
-} from '../../../shared/transport';
+} from '../../../../shared/transport';
 
 import {
 	alreadyDoneOutcome,
@@ -26,7 +26,7 @@ import {
 	orderCheckFailed,
 	repeatRefused,
 	repeatUnreadable,
-} from './messages';
+} from '../send/errors';
 import {
 	deliver,
 	learnStatus,
@@ -34,20 +34,20 @@ import {
 	waitForFinalStatus,
 	type DeliveryPlan,
 	type StatusKnowledge,
-} from './delivery';
-import { alreadyClaimedOutput, claimKey, settlingClaim } from './claims';
-import { factsOf, moneyFactsOf, movesMoney, ordersOnce } from './facts';
-import { guardAiAgent, guardRetryOnFail } from './guards';
-import { generatedIdsMayRepeat, generatedOrderId } from './orderIds';
-import { expireMonth, expireYear, sectionHeading, type Field } from './fields';
-import { hasLimits, reserveSpending, runSettings, type RunSettings } from './limits';
-import { extraFields, itemOptions, optionsCollection, RETRY_ON_FAIL_WARNING, type RunOptions } from './options';
-import { moneyOutcome } from './moneyOutcome';
-import { oneAtATime } from './oneAtATime';
+} from '../send/delivery';
+import { alreadyClaimedOutput, claimKey, settlingClaim } from '../guard/claims';
+import { factsOf, moneyFactsOf, movesMoney, ordersOnce } from '../core/facts';
+import { guardAiAgent, guardRetryOnFail } from '../guard/guards';
+import { generatedIdsMayRepeat, generatedOrderId } from '../read/orderIds';
+import { expireMonth, expireYear, sectionHeading, type Field } from '../core/fields';
+import { hasLimits, reserveSpending, runSettings, type RunSettings } from '../read/runSettings';
+import { extraFields, itemOptions, optionsCollection, RETRY_ON_FAIL_WARNING, type RunOptions } from '../read/options';
+import { moneyOutcome } from '../outcome/moneyOutcome';
+import { oneAtATime } from '../guard/oneAtATime';
 import { planOfRun, planRecord, rehearsePlanned, runBound } from './planRun';
-import { nodeParameter, readAhead } from './parameters';
-import { summarise } from './output';
-import { asText, checkExpiry, isEmpty, label, wireValue } from './values';
+import { nodeParameter, readAhead } from '../read/parameters';
+import { summarise } from '../outcome/output';
+import { asText, checkExpiry, isEmpty, label, wireValue } from '../read/values';
 
 /** Values already checked, by parameter name (wire form). */
 export type CheckedValues = Readonly<Record<string, string>>;

@@ -1,18 +1,18 @@
 import { sleep, type IExecuteFunctions } from 'n8n-workflow';
 
-import { withMoneyEffect } from '../../../shared/moneyEffect';
-import { sameAmount } from '../../../shared/protocol/amount';
-import { STATUS_QUERIES, type OperationId } from '../../../shared/protocol/catalogue';
+import { withMoneyEffect } from '../../../../shared/moneyEffect';
+import { sameAmount } from '../../../../shared/protocol/amount';
+import { STATUS_QUERIES, type OperationId } from '../../../../shared/protocol/catalogue';
 import {
 	isOrderNotFound,
 	refusalSaysNoSuchOrder,
 	replyRecord,
 	type GatewayReply,
-} from '../../../shared/protocol/reply';
-import type { GatewayFailure } from '../../../shared/protocol/reply';
-import { gatewayRequest, type GatewayCall, type GatewayOutcome } from '../../../shared/transport';
+} from '../../../../shared/protocol/reply';
+import type { GatewayFailure } from '../../../../shared/protocol/reply';
+import { gatewayRequest, type GatewayCall, type GatewayOutcome } from '../../../../shared/transport';
 
-import { factsOf } from './facts';
+import { factsOf } from '../core/facts';
 import {
 	finalStatusUnknown,
 	followUpLost,
@@ -23,8 +23,8 @@ import {
 	notResent,
 	otherOrderError,
 	refusedError,
-} from './messages';
-import { isFinal, needsThreeDSecure, type DeliveryNotes } from './output';
+} from './errors';
+import { isFinal, needsThreeDSecure, type DeliveryNotes } from '../outcome/output';
 
 /** Pauses between status queries that learn what became of a request whose reply was lost. */
 const STATUS_RETRY_DELAYS_MS = [500, 1000, 2000];

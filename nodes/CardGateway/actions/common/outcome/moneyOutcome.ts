@@ -1,12 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { MoneyEffect } from '../../../shared/moneyEffect';
-import { OPERATIONS, type OperationId } from '../../../shared/protocol/catalogue';
-import { maskPan } from '../../../shared/protocol/masking';
-import { MONEY_ACTIONS, type MoneyActionFacts } from '../../../shared/protocol/money';
-import { replyRecord } from '../../../shared/protocol/reply';
+import type { MoneyEffect } from '../../../../shared/moneyEffect';
+import { OPERATIONS, type OperationId } from '../../../../shared/protocol/catalogue';
+import { maskPan } from '../../../../shared/protocol/masking';
+import { MONEY_ACTIONS, type MoneyActionFacts } from '../../../../shared/protocol/money';
+import { replyRecord } from '../../../../shared/protocol/reply';
 
-import type { Delivered, StatusKnowledge } from './delivery';
+import type { Delivered, StatusKnowledge } from '../send/delivery';
 import { needsThreeDSecure } from './output';
 
 /** What was sent, by parameter name (checked wire values). */

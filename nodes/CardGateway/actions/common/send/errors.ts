@@ -2,14 +2,14 @@
 // mark travels with the error), and what to check before running the item again.
 import { NodeApiError, NodeOperationError, type IExecuteFunctions, type JsonObject } from 'n8n-workflow';
 
-import { withMoneyEffect, type MoneyEffect } from '../../../shared/moneyEffect';
-import { replyRecord, type GatewayFailure, type GatewayReply } from '../../../shared/protocol/reply';
-import { gatewayError, type LostReply } from '../../../shared/transport';
+import { withMoneyEffect, type MoneyEffect } from '../../../../shared/moneyEffect';
+import { replyRecord, type GatewayFailure, type GatewayReply } from '../../../../shared/protocol/reply';
+import { gatewayError, type LostReply } from '../../../../shared/transport';
 
 import type { DeliveryPlan, StatusKnowledge } from './delivery';
-import type { MoneyActionFacts } from '../../../shared/protocol/money';
-import { factsOf } from './facts';
-import { approvalRefusal, describePlanEntry, planDifferences, type PlanEntry } from './plan';
+import type { MoneyActionFacts } from '../../../../shared/protocol/money';
+import { factsOf } from '../core/facts';
+import { approvalRefusal, describePlanEntry, planDifferences, type PlanEntry } from '../rehearse/plan';
 
 /** A 401/403 that is not a gateway reply: how gateways refuse a request signature. */
 export const isSignatureRefusal = (lost: LostReply) => lost.httpStatus === 401 || lost.httpStatus === 403;

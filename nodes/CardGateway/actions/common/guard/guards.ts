@@ -1,9 +1,9 @@
 import { NodeOperationError, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
-import { runSettings } from './limits';
-import { movesMoney, type OperationSpec } from './operation';
-import { optionLabel, refuseUnreadable, SAFETY_OPTIONS, storedOptions, type RunOptions } from './options';
-import { nodeOf } from './parameters';
+import { runSettings } from '../read/runSettings';
+import { movesMoney, type OperationSpec } from '../pipeline/item';
+import { optionLabel, refuseUnreadable, SAFETY_OPTIONS, storedOptions, type RunOptions } from '../read/options';
+import { nodeOf } from '../read/parameters';
 
 /** Ends every refusal of a tool call: an agent that is told nothing else tends to call again. */
 export const DO_NOT_RETRY = 'refused; do not retry this call: it will be refused the same way';

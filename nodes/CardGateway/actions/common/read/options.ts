@@ -1,10 +1,10 @@
 import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
-import { GatewayInputError } from '../../../shared/protocol/errors';
-import { maskText } from '../../../shared/protocol/masking';
+import { GatewayInputError } from '../../../../shared/protocol/errors';
+import { maskText } from '../../../../shared/protocol/masking';
 
 import { nodeOf, nodeParameter } from './parameters';
-import { PLAN_ID_PATTERN, planIdHint } from './plan';
+import { PLAN_ID_PATTERN, planIdHint } from '../rehearse/plan';
 
 export const RETRY_ON_FAIL_WARNING =
 	'The node setting "Retry On Fail" must stay off for this operation (the node refuses to run with it): a blind resend can move money twice. The node already retries safely (it asks the gateway for the order status first).';

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { replyRecord, type GatewayReply } from '../../../shared/protocol/reply';
-import type { FieldName } from '../../../shared/protocol/vocabulary';
+import { replyRecord, type GatewayReply } from '../../../../shared/protocol/reply';
+import type { FieldName } from '../../../../shared/protocol/vocabulary';
 
 /** Statuses after which an order no longer changes by itself. */
 export const FINAL_STATUSES: ReadonlySet<string> = new Set(['approved', 'declined', 'filtered', 'error', 'unknown']);

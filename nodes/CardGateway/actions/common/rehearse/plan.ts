@@ -12,16 +12,16 @@ import { createHmac, randomBytes } from 'node:crypto';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { amountUnits, formatUnits } from '../../../shared/protocol/amount';
-import type { OperationId } from '../../../shared/protocol/catalogue';
-import { replyRecord } from '../../../shared/protocol/reply';
+import { amountUnits, formatUnits } from '../../../../shared/protocol/amount';
+import type { OperationId } from '../../../../shared/protocol/catalogue';
+import { replyRecord } from '../../../../shared/protocol/reply';
 
-import type { StatusKnowledge } from './delivery';
+import type { StatusKnowledge } from '../send/delivery';
 import { followUpRefusals } from './dryRun';
-import { factsOf } from './facts';
-import { stakeOf } from './limits';
-import { destinationOf } from './moneyOutcome';
-import { lettersOf } from './orderIds';
+import { factsOf } from '../core/facts';
+import { stakeOf } from '../read/runSettings';
+import { destinationOf } from '../outcome/moneyOutcome';
+import { lettersOf } from '../read/orderIds';
 
 /** What one item would do to money, and the order state that relies on. Every field is part of the plan ID. */
 export interface PlanItem {

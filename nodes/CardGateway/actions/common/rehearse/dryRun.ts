@@ -1,14 +1,14 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { amountUnits } from '../../../shared/protocol/amount';
-import { OPERATIONS, type OperationId } from '../../../shared/protocol/catalogue';
-import { MONEY_ACTIONS, type MoneyActionFacts } from '../../../shared/protocol/money';
-import { replyRecord, type GatewayReply } from '../../../shared/protocol/reply';
-import { maskSensitive } from '../../../shared/protocol/masking';
-import { buildGatewayRequest, type GatewayCall } from '../../../shared/transport';
+import { amountUnits } from '../../../../shared/protocol/amount';
+import { OPERATIONS, type OperationId } from '../../../../shared/protocol/catalogue';
+import { MONEY_ACTIONS, type MoneyActionFacts } from '../../../../shared/protocol/money';
+import { replyRecord, type GatewayReply } from '../../../../shared/protocol/reply';
+import { maskSensitive } from '../../../../shared/protocol/masking';
+import { buildGatewayRequest, type GatewayCall } from '../../../../shared/transport';
 
-import type { DeliveryPlan, StatusKnowledge } from './delivery';
-import { admit, hasLimits, runSettings, stakeOf, type Stake } from './limits';
+import type { DeliveryPlan, StatusKnowledge } from '../send/delivery';
+import { admit, hasLimits, runSettings, stakeOf, type Stake } from '../read/runSettings';
 
 const SIGNING: Record<string, string> = {
 	control: 'control (SHA-1): computed, not shown',
