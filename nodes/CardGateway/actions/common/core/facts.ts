@@ -2,7 +2,7 @@ import { OPERATIONS, type OperationId, type StatusQueryId } from '../../../../sh
 import { MONEY_ACTIONS, type MoneyAction, type MoneyActionFacts } from '../../../../shared/protocol/money';
 import type { FieldRecord } from '../../../../shared/protocol/vocabulary';
 
-import { FINAL_STATUSES } from '../outcome/output';
+import { FINAL_STATUSES } from './statuses';
 
 /** What an operation does to money: its catalogue line names the action, money.ts declares the facts. */
 export function moneyFactsOf(operation: { gateway: OperationId }): MoneyActionFacts {

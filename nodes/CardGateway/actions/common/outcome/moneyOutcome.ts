@@ -6,8 +6,8 @@ import { maskPan } from '../../../../shared/protocol/masking';
 import { MONEY_ACTIONS, type MoneyActionFacts } from '../../../../shared/protocol/money';
 import { replyRecord } from '../../../../shared/protocol/reply';
 
-import type { Delivered, StatusKnowledge } from '../send/delivery';
-import { needsThreeDSecure } from './output';
+import type { Delivered, StatusKnowledge } from '../core/delivery';
+import { needsThreeDSecure } from '../core/statuses';
 
 /** What was sent, by parameter name (checked wire values). */
 export type SentValues = Readonly<Record<string, string | undefined>>;

@@ -20,21 +20,10 @@ import {
 	type GatewayCall,
 } from '../../../../shared/transport';
 
-import {
-	alreadyDoneOutcome,
-	alreadyExistedOutcome,
-	orderCheckFailed,
-	repeatRefused,
-	repeatUnreadable,
-} from '../send/errors';
-import {
-	deliver,
-	learnStatus,
-	matchingOrder,
-	waitForFinalStatus,
-	type DeliveryPlan,
-	type StatusKnowledge,
-} from '../send/delivery';
+import { alreadyDoneOutcome, alreadyExistedOutcome } from '../outcome/messages';
+import { orderCheckFailed, repeatRefused, repeatUnreadable } from './refusals';
+import { deliver, learnStatus, matchingOrder, waitForFinalStatus } from '../send/delivery';
+import type { DeliveryPlan, StatusKnowledge } from '../core/delivery';
 import { alreadyClaimedOutput, claimKey, settlingClaim } from '../guard/claims';
 import { factsOf, moneyFactsOf, movesMoney, ordersOnce } from '../core/facts';
 import { guardAiAgent, guardRetryOnFail } from '../guard/guards';

@@ -9,11 +9,11 @@ import { withMoneyEffect } from '../../../../shared/moneyEffect';
 import { perRun } from '../../../../shared/perRun';
 import { buildGatewayRequest, merchantCredentials } from '../../../../shared/transport';
 
-import type { StatusKnowledge } from '../send/delivery';
+import type { StatusKnowledge } from '../core/delivery';
 import { rehearse } from '../rehearse/dryRun';
 import { factsOf } from '../core/facts';
 import { runSettings } from '../read/runSettings';
-import { planDiffers, planItemMissing, planOrderMoved } from '../send/errors';
+import { planDiffers, planItemMissing, planOrderMoved } from './planMessages';
 import { oneAtATime } from '../guard/oneAtATime';
 import { orderBefore, prepareItem, type OperationSpec, type PreparedItem } from './item';
 import { runOptions, storedOptions } from '../read/options';

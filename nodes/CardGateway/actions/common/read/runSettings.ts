@@ -7,7 +7,7 @@ import { perRun } from '../../../../shared/perRun';
 import { replyRecord } from '../../../../shared/protocol/reply';
 import { withInputErrors } from '../../../../shared/transport';
 
-import type { DeliveryPlan, StatusKnowledge } from '../send/delivery';
+import type { DeliveryPlan, StatusKnowledge } from '../core/delivery';
 import { guardModelFilledSafety } from '../guard/guards';
 import { refuseUnreadable, runOptions, storedOptions } from './options';
 import { nodeParameter } from './parameters';

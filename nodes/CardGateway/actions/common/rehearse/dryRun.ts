@@ -7,7 +7,7 @@ import { replyRecord, type GatewayReply } from '../../../../shared/protocol/repl
 import { maskSensitive } from '../../../../shared/protocol/masking';
 import { buildGatewayRequest, type GatewayCall } from '../../../../shared/transport';
 
-import type { DeliveryPlan, StatusKnowledge } from '../send/delivery';
+import type { DeliveryPlan, StatusKnowledge } from '../core/delivery';
 import { admit, hasLimits, runSettings, stakeOf, type Stake } from '../read/runSettings';
 
 const SIGNING: Record<string, string> = {

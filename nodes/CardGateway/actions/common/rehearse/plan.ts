@@ -16,7 +16,7 @@ import { amountUnits, formatUnits } from '../../../../shared/protocol/amount';
 import type { OperationId } from '../../../../shared/protocol/catalogue';
 import { replyRecord } from '../../../../shared/protocol/reply';
 
-import type { StatusKnowledge } from '../send/delivery';
+import type { StatusKnowledge } from '../core/delivery';
 import { followUpRefusals } from './dryRun';
 import { factsOf } from '../core/facts';
 import { stakeOf } from '../read/runSettings';

@@ -2,17 +2,18 @@ import { sleep, type IExecuteFunctions } from 'n8n-workflow';
 
 import { withMoneyEffect } from '../../../../shared/moneyEffect';
 import { sameAmount } from '../../../../shared/protocol/amount';
-import { STATUS_QUERIES, type OperationId } from '../../../../shared/protocol/catalogue';
+import { STATUS_QUERIES } from '../../../../shared/protocol/catalogue';
 import {
 	isOrderNotFound,
 	refusalSaysNoSuchOrder,
 	replyRecord,
 	type GatewayReply,
 } from '../../../../shared/protocol/reply';
-import type { GatewayFailure } from '../../../../shared/protocol/reply';
 import { gatewayRequest, type GatewayCall, type GatewayOutcome } from '../../../../shared/transport';
 
+import type { Delivered, DeliveryNotes, DeliveryPlan, StatusKnowledge } from '../core/delivery';
 import { factsOf } from '../core/facts';
+import { isFinal, needsThreeDSecure } from '../core/statuses';
 import {
 	finalStatusUnknown,
 	followUpLost,
@@ -24,45 +25,11 @@ import {
 	otherOrderError,
 	refusedError,
 } from './errors';
-import { isFinal, needsThreeDSecure, type DeliveryNotes } from '../outcome/output';
 
 /** Pauses between status queries that learn what became of a request whose reply was lost. */
 const STATUS_RETRY_DELAYS_MS = [500, 1000, 2000];
+
 const MAX_POLL_PAUSE_MS = 30_000;
-
-export interface DeliveryPlan {
-	itemIndex: number;
-	/** Operation name for messages, e.g. "Payment → Sale". */
-	label: string;
-	login: string;
-	/** The merchant order ID sent (the key for status queries). */
-	clientOrderId?: string;
-	/** The gateway order ID sent (follow-ups). */
-	orderId?: string;
-	/** The operation sent: what it does to money and which status query finds it are read from the catalogue. */
-	operation: OperationId;
-	/** What the request acts on, for messages when it names no order (a recurring payment). */
-	target?: string;
-	/** What a new order was asked to move: a reply about a different amount is an older order. */
-	requested?: { amounts: readonly string[]; currency?: string };
-}
-
-export interface Delivered {
-	reply: GatewayReply;
-	notes: DeliveryNotes;
-	/** The serial number the gateway gave this request: a status reply naming it is about this very transaction. */
-	serial?: string;
-	/** The reply is the gateway's answer to this request itself, not a status of the order. */
-	direct: boolean;
-	/** The order's status once this request's own transaction was approved (what is left on it). */
-	orderAfter?: GatewayReply;
-}
-
-export type StatusKnowledge =
-	| { kind: 'found'; reply: GatewayReply }
-	| { kind: 'notFound'; reply: GatewayReply }
-	/** `refusal`: the gateway itself refused the status query (its message and code). */
-	| { kind: 'unknown'; reason: string; refusal?: GatewayFailure };
 
 /**
  * Sends a request once and makes sure a lost reply never turns into a second charge: for

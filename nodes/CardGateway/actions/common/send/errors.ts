@@ -1,15 +1,14 @@
 // Every error a delivery raises, worded in one place: what happened, what became of the money (its
 // mark travels with the error), and what to check before running the item again.
-import { NodeApiError, NodeOperationError, type IExecuteFunctions, type JsonObject } from 'n8n-workflow';
+import type { IExecuteFunctions, NodeApiError } from 'n8n-workflow';
 
-import { withMoneyEffect, type MoneyEffect } from '../../../../shared/moneyEffect';
+import { withMoneyEffect } from '../../../../shared/moneyEffect';
 import { replyRecord, type GatewayFailure, type GatewayReply } from '../../../../shared/protocol/reply';
 import { gatewayError, type LostReply } from '../../../../shared/transport';
 
-import type { DeliveryPlan, StatusKnowledge } from './delivery';
-import type { MoneyActionFacts } from '../../../../shared/protocol/money';
+import type { DeliveryPlan, StatusKnowledge } from '../core/delivery';
 import { factsOf } from '../core/facts';
-import { approvalRefusal, describePlanEntry, planDifferences, type PlanEntry } from '../rehearse/plan';
+import { describeStatus, moneyError } from '../core/moneyError';
 
 /** A 401/403 that is not a gateway reply: how gateways refuse a request signature. */
 export const isSignatureRefusal = (lost: LostReply) => lost.httpStatus === 401 || lost.httpStatus === 403;
@@ -65,32 +64,6 @@ export function otherOrderError(
 		'amount or currency differs from the request',
 		`${plan.label} for order "${plan.clientOrderId}": the gateway reports this order with ${found}, not the ${asked} requested; the order ID was used before`,
 		`The gateway answered about an existing order "${plan.clientOrderId}" (status "${status || 'processing'}"), not about a new payment of ${asked}. Do not treat it as approved: look the order up (Transaction → Get Status or the gateway back office), and use a new order ID for a new payment.`,
-	);
-}
-
-function describeStatus(reply: GatewayReply): string {
-	const fields = replyRecord(reply);
-	const parts = [`status "${fields.status || 'unknown'}"`];
-	if (fields.transactionType) parts.push(`last transaction "${fields.transactionType}"`);
-	if (fields.amount) parts.push(`amount ${fields.amount} ${fields.currency ?? ''}`.trim());
-	return parts.join(', ');
-}
-
-function moneyError(
-	ctx: IExecuteFunctions,
-	plan: DeliveryPlan,
-	effect: MoneyEffect,
-	cause: string,
-	message: string,
-	description: string,
-): NodeApiError {
-	return withMoneyEffect(
-		new NodeApiError(ctx.getNode(), { message: cause } as JsonObject, {
-			message,
-			description,
-			itemIndex: plan.itemIndex,
-		}),
-		effect,
 	);
 }
 
@@ -187,108 +160,6 @@ export function notReceived(
 	);
 }
 
-/** Before a new order: the gateway could not be asked whether it already has this order ID, so nothing was sent. */
-export function orderCheckFailed(
-	ctx: IExecuteFunctions,
-	plan: DeliveryPlan,
-	order: Extract<StatusKnowledge, { kind: 'unknown' }>,
-): NodeApiError {
-	if (order.refusal) {
-		// The gateway's own refusal (a wrong control key, say): its message and code, as for any request.
-		const error = gatewayError(ctx, order.refusal, plan.itemIndex, `${plan.label}: `);
-		error.description = [
-			error.description,
-			'The gateway refused the status query that checks whether this order ID is new; nothing that moves money was sent',
-		]
-			.filter(Boolean)
-			.join('. ');
-		return withMoneyEffect(error, 'notSent');
-	}
-	return moneyError(
-		ctx,
-		plan,
-		'notSent',
-		order.reason,
-		`${plan.label} for order "${plan.clientOrderId}": could not check whether the gateway already has this order (${order.reason}); nothing was sent`,
-		'Before a payment under an order ID that may have been used, the node asks the gateway about it, so that a repeated order ID never moves money twice. Run the item again when the gateway answers.',
-	);
-}
-
-/** The outcome of an item whose order the gateway already had: nothing was sent, nothing new moved. */
-export function alreadyExistedOutcome(
-	facts: MoneyActionFacts,
-	plan: DeliveryPlan,
-	reply: GatewayReply,
-): { moneyEffect: MoneyEffect; outcome: string } {
-	const { status, amount, currency } = replyRecord(reply);
-	const was =
-		status === 'approved' && facts.movedKey
-			? `${facts.done.toLowerCase()} earlier`
-			: `status "${status || 'processing'}"`;
-	const figure = amount ? `, ${`${amount} ${currency ?? ''}`.trim()}` : '';
-	return {
-		moneyEffect: 'noMoneyMoved',
-		outcome: `Order "${plan.clientOrderId}" already existed at the gateway (${was}${figure}): nothing was sent, and this run moved nothing new`,
-	};
-}
-
-/** The outcome of a follow-up whose step the order shows made already: nothing was sent, nothing new moved. */
-export function alreadyDoneOutcome(
-	facts: MoneyActionFacts,
-	plan: DeliveryPlan,
-	reply: GatewayReply,
-	done: string,
-): { alreadyDone: true; moneyEffect: MoneyEffect; outcome: string } {
-	return {
-		alreadyDone: true,
-		moneyEffect: 'noMoneyMoved',
-		outcome: `${facts.noun} on order "${plan.clientOrderId}": ${done} (the gateway reports ${describeStatus(reply)}): nothing was sent, and this run moved nothing new`,
-	};
-}
-
-/** Where another capture or return on one order is made intended: a key of its own for each. */
-const ANOTHER_ONE =
-	'give each one a key of its own under Options → Act Once per Key (for example refund-{{ $json.ticketId }}; it needs the Card Gateway Claims Store API credential): a key is sent once, ever, by any execution';
-
-/**
- * A step that may repeat on one order (a partial capture or return), refused because the order's latest
- * transaction may be the same step made before (or the status names none) and no key says that another
- * one is intended.
- */
-export function repeatRefused(
-	ctx: IExecuteFunctions,
-	plan: DeliveryPlan,
-	facts: MoneyActionFacts,
-	reply: GatewayReply,
-): NodeOperationError {
-	const noun = facts.noun.toLowerCase();
-	const latest = replyRecord(reply).transactionType;
-	const why = latest
-		? `the order's latest transaction is "${latest}" (the gateway reports ${describeStatus(reply)}), so this ${noun} may be one made before, run again`
-		: `the gateway's status names no latest transaction (it reports ${describeStatus(reply)}), so whether this ${noun} was made before cannot be read`;
-	return new NodeOperationError(
-		ctx.getNode(),
-		`${plan.label} on order "${plan.clientOrderId}": ${why}; nothing was sent`,
-		{
-			itemIndex: plan.itemIndex,
-			description: `A ${noun} with an amount may be made more than once on one order: run again, it would ${facts.verb} twice. So it is sent without a key only while the order's latest transaction is not one like it. If that earlier transaction was this step, there is nothing left to do. If another ${noun} on this order is intended, ${ANOTHER_ONE}. Check the order first (Transaction → Get Status or the gateway back office).`,
-		},
-	);
-}
-
-/** A step that may repeat on one order, not sent because the order's status could not be learned. */
-export function repeatUnreadable(ctx: IExecuteFunctions, plan: DeliveryPlan, reason: string): NodeOperationError {
-	const noun = factsOf(plan).money.noun.toLowerCase();
-	return new NodeOperationError(
-		ctx.getNode(),
-		`${plan.label} on order "${plan.clientOrderId}": could not check whether this ${noun} was made before (${reason}); nothing was sent`,
-		{
-			itemIndex: plan.itemIndex,
-			description: `A ${noun} with an amount may repeat on one order, so it is sent only when the gateway's status shows none on it yet, or under a key of its own (Options → Act Once per Key). Run the item again when the gateway answers.`,
-		},
-	);
-}
-
 /**
  * A new order that is never resent (facts.ts, NEVER_RESENT) lost its reply and the gateway does not show
  * it (yet): its outcome is unknown.
@@ -303,92 +174,4 @@ export function notResent(ctx: IExecuteFunctions, plan: DeliveryPlan, lost: Lost
 		`${plan.label} for ${order}: no gateway reply (${lost.what}) and the gateway does not show the order yet; it is never resent, so its outcome is unknown: money MAY have moved`,
 		`Code ${lost.code}.${signatureHint(lost)} ${plan.label} is never resent automatically: the gateway takes the request and charges in the background, so an order it does not show yet may still appear. Look up ${order} later (Transaction → Get Status (V4) or the gateway back office) before running this item again; if the gateway still does not know it, run the item again with the SAME order ID (the node asks the gateway first, so one order ID is never charged twice).`,
 	);
-}
-
-const PLAN_RULE =
-	'A run bound to an approved plan runs only as approved, and once: the whole run is refused when anything differs (a run of the plan before changed its orders too), and nothing was sent for any item. Rehearse again (Dry Run) and have the new plan approved, or fix what changed.';
-
-/** A run bound to a plan whose items could not all be planned: nothing was sent for any item. */
-export function planItemMissing(
-	ctx: IExecuteFunctions,
-	label: string,
-	itemIndex: number,
-	approved: string,
-	failed: readonly number[],
-): NodeOperationError {
-	return withMoneyEffect(
-		new NodeOperationError(
-			ctx.getNode(),
-			`${label}: item(s) ${failed.join(', ')} failed before the run could be checked against the approved plan ${approved}; nothing was sent for any item`,
-			{ itemIndex, description: `Each of those items fails with its own error. ${PLAN_RULE}` },
-		),
-		'notSent',
-	);
-}
-
-/** The run is not the approved plan: every difference named, nothing sent. */
-export function planDiffers(
-	ctx: IExecuteFunctions,
-	label: string,
-	itemIndex: number,
-	approved: string,
-	current: string | null,
-	now: readonly PlanEntry[],
-	approvedItems: readonly PlanEntry[] | undefined,
-): NodeOperationError {
-	const which = current ? `it is ${current}` : `as it is now it has no plan ID: ${approvalRefusal(now) ?? ''}`;
-	const differences = approvedItems
-		? planDifferences(approvedItems, now)
-		: [
-				`the approved plan's items are not in this execution (no earlier node output carries planId ${approved}), so the differences cannot be named one by one; this run's plan:`,
-				...now.map((entry) => `item ${entry.item}: ${describePlanEntry(entry)}`),
-			];
-	const shown = differences.slice(0, MAX_DIFFERENCES);
-	if (differences.length > MAX_DIFFERENCES) shown.push(`… and ${differences.length - MAX_DIFFERENCES} more`);
-	return withMoneyEffect(
-		new NodeOperationError(
-			ctx.getNode(),
-			`${label}: this run is not the approved plan ${approved} (${which}); nothing was sent${approvedItems ? `. ${differences.length} difference(s): ${inMessage(differences)}` : ''}`,
-			{ itemIndex, description: [PLAN_RULE, ...shown.map((line) => `• ${line}`)].join('<br>\n') },
-		),
-		'notSent',
-	);
-}
-
-/**
- * An item of a run that matched its approved plan, whose order changed before its turn came: another
- * run under the same approval (or someone else) acted on it meanwhile. Nothing was sent for it.
- */
-export function planOrderMoved(
-	ctx: IExecuteFunctions,
-	label: string,
-	itemIndex: number,
-	approved: string,
-	entry: PlanEntry,
-	now: string,
-): NodeOperationError {
-	return withMoneyEffect(
-		new NodeOperationError(
-			ctx.getNode(),
-			`${label} (${describePlanEntry(entry)}): the order changed after this run was checked against the approved plan ${approved}: it was ${entry.orderState}, it is now ${now}; nothing was sent for this item`,
-			{
-				itemIndex,
-				description:
-					'Another run under the same approval, or someone else, acted on this order at the same time. An approved plan runs once: look the order up before anything else, and rehearse again for what is left.',
-			},
-		),
-		'notSent',
-	);
-}
-
-const MAX_DIFFERENCES = 50;
-/** The message names the first differences too: an error's message is what notifications and error workflows show. */
-const DIFFERENCES_IN_MESSAGE = 5;
-
-function inMessage(differences: readonly string[]): string {
-	const more = differences.length - DIFFERENCES_IN_MESSAGE;
-	return [
-		...differences.slice(0, DIFFERENCES_IN_MESSAGE),
-		...(more > 0 ? [`… and ${more} more (see the details)`] : []),
-	].join('; ');
 }
