@@ -14,7 +14,9 @@ import { merchantCredentials } from '../../shared/transport';
 
 import * as balance from './balance';
 import * as cardReference from './cardReference';
-import { movesMoney, readItemAhead, type OperationModule, type ReadMany } from './common/pipeline/item';
+import { movesMoney } from './common/core/facts';
+import { readItemAhead } from './common/read/request';
+import type { OperationModule, ReadMany } from './common/core/operation';
 import { runOptions } from './common/read/options';
 import { nodeParameter } from './common/read/parameters';
 import { refuseDuplicateOrderIds, stoppedRunError, type ItemOutcome } from './common/guard/runReport';

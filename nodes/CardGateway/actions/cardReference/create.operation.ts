@@ -1,4 +1,4 @@
-import { defineOperation } from '../common/pipeline/item';
+import { defineOperation } from '../common/define/operation';
 import { ORDER_REFERENCE } from '../common/define/requests';
 
 // Stores the card of an approved initial payment for later rebills.

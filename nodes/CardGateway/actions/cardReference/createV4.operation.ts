@@ -1,4 +1,4 @@
-import { defineOperation } from '../common/pipeline/item';
+import { defineOperation } from '../common/define/operation';
 import { ORDER_REFERENCE } from '../common/define/requests';
 
 // The RSA-signed v4 variant; it also returns a recurring payment ID.

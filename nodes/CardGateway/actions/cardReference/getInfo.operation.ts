@@ -1,5 +1,5 @@
 import { cardReferenceId } from '../common/core/fields';
-import { defineOperation } from '../common/pipeline/item';
+import { defineOperation } from '../common/define/operation';
 
 export default defineOperation({
 	gateway: 'getCardInfo',

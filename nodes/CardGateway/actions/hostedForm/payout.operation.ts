@@ -1,4 +1,4 @@
-import { defineOperation } from '../common/pipeline/item';
+import { defineOperation } from '../common/define/operation';
 import { PAYMENT_FORM } from '../common/define/requests';
 
 // The interface states no signature scheme for this form: OAuth HMAC-SHA1 by default (public

@@ -1,4 +1,4 @@
-import { defineOperation } from '../common/pipeline/item';
+import { defineOperation } from '../common/define/operation';
 import { PAYMENT_FORM } from '../common/define/requests';
 
 // The payer moves money from their card on the hosted page (the vendor's PHP library signs it like

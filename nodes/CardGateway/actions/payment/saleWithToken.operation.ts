@@ -10,7 +10,7 @@ import {
 	redirectUrl,
 	type Field,
 } from '../common/core/fields';
-import { defineOperation } from '../common/pipeline/item';
+import { defineOperation } from '../common/define/operation';
 
 // The v4 sale of the vendor's hosted-fields integration (RSA-SHA256, JSON reply): the card was
 // typed into the gateway's own fields in the payer's browser, and the sale carries the ticket

@@ -1,4 +1,4 @@
-import { defineOperation } from '../common/pipeline/item';
+import { defineOperation } from '../common/define/operation';
 import { CARD_VERIFICATION } from '../common/define/requests';
 
 export default defineOperation({

@@ -1,4 +1,4 @@
-import { defineOperation } from '../common/pipeline/item';
+import { defineOperation } from '../common/define/operation';
 import { CARD_VERIFICATION } from '../common/define/requests';
 
 // The synchronous variant answers with the final status (and a card reference) at once.

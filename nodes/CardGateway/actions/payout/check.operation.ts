@@ -1,4 +1,4 @@
-import { defineOperation } from '../common/pipeline/item';
+import { defineOperation } from '../common/define/operation';
 import { PAYOUT } from '../common/define/requests';
 
 // Step one of the two-step v4 payout: validates and registers it; no money moves yet.

@@ -1,6 +1,6 @@
 import { notifyUrl, serverCallbackUrl } from '../common/core/fields';
 import { sendMerchantLogin } from '../common/read/merchantLogin';
-import { defineOperation } from '../common/pipeline/item';
+import { defineOperation } from '../common/define/operation';
 import { ORDER_REFERENCE } from '../common/define/requests';
 
 // Step two: releases a checked payout. A lost reply is reported, never resent. api_v4_payout-pay lists

@@ -1,4 +1,4 @@
-import { defineOperation } from '../common/pipeline/item';
+import { defineOperation } from '../common/define/operation';
 import { PAYOUT } from '../common/define/requests';
 
 // The v2 payout, signed with OAuth HMAC-SHA1.

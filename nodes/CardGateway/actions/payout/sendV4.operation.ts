@@ -1,4 +1,4 @@
-import { defineOperation } from '../common/pipeline/item';
+import { defineOperation } from '../common/define/operation';
 import { PAYOUT } from '../common/define/requests';
 
 // The v4 payout, signed with OAuth RSA-SHA256.

@@ -1,5 +1,5 @@
 import { defineField, gatewayOrderId, merchantOrderId, type Field } from '../common/core/fields';
-import { defineOperation } from '../common/pipeline/item';
+import { defineOperation } from '../common/define/operation';
 
 const completion = defineField('threeDSCompInd', 'choice', {
 	displayName: 'Method Completion',

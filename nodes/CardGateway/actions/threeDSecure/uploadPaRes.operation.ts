@@ -1,5 +1,5 @@
 import { defineField, gatewayOrderId, merchantOrderId } from '../common/core/fields';
-import { defineOperation } from '../common/pipeline/item';
+import { defineOperation } from '../common/define/operation';
 
 const paRes = defineField('paRes', 'text', {
 	displayName: 'PARes',

@@ -1,4 +1,4 @@
-import { defineResource } from '../common/pipeline/item';
+import { defineResource } from '../common/define/operation';
 
 import getMany from './getMany.operation';
 import getStatus from './getStatus.operation';

@@ -16,7 +16,7 @@ import type { ReportTransaction } from '../../../shared/protocol/report';
 import { merchantCredentials, withInputErrors } from '../../../shared/transport';
 import { learnStatus } from '../common/send/delivery';
 import { sameForEveryItem } from '../common/read/oncePerRun';
-import { defineOperation } from '../common/pipeline/item';
+import { defineOperation } from '../common/define/operation';
 
 import {
 	createdRangeParameters,

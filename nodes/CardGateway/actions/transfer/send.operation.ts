@@ -12,7 +12,7 @@ import {
 	sourceRecurringPaymentId,
 } from '../common/core/fields';
 import { transferEnds } from '../common/define/destinations';
-import { defineOperation } from '../common/pipeline/item';
+import { defineOperation } from '../common/define/operation';
 
 // Card to card (v4, RSA): a source card (data or stored) and a destination card (number or stored).
 export default defineOperation({

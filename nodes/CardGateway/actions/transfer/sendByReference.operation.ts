@@ -1,4 +1,4 @@
-import { defineOperation } from '../common/pipeline/item';
+import { defineOperation } from '../common/define/operation';
 import { TRANSFER_BY_REFERENCE } from '../common/define/requests';
 
 // Between stored cards (v4, RSA).

@@ -1,5 +1,5 @@
 import { ipAddress } from '../common/core/fields';
-import { defineOperation } from '../common/pipeline/item';
+import { defineOperation } from '../common/define/operation';
 import { TRANSFER_BY_REFERENCE } from '../common/define/requests';
 
 // Between stored cards (v2, SHA-1 control over login, order, both card references, amount and

@@ -11,7 +11,7 @@ import {
 	sourceRecurringPaymentId,
 	type Field,
 } from '../core/fields';
-import type { CheckedValues } from '../pipeline/item';
+import type { CheckedValues } from '../core/operation';
 
 /** One way of naming where money goes (or comes from): every field of it must be set. */
 interface Endpoint {

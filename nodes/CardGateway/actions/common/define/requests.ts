@@ -33,7 +33,7 @@ import {
 } from '../core/fields';
 import { PAYOUT_DESTINATION_HEADING, payoutDestination } from './destinations';
 import type { Field } from '../core/fields';
-import type { CheckedValues, OperationSpec } from '../pipeline/item';
+import type { CheckedValues, OperationSpec } from '../core/operation';
 
 /** The request shape several operations share: which fields, and how the order is treated. */
 export type RequestShape = Pick<OperationSpec, 'required' | 'main' | 'optional' | 'waitable' | 'refine'>;

@@ -2,7 +2,7 @@ import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8
 
 import { MONEY_EFFECT_WORDS, moneyEffectOf, severity, type MoneyEffect } from '../../../../shared/moneyEffect';
 
-import type { OperationSpec } from '../pipeline/item';
+import type { OperationSpec } from '../core/operation';
 import { readAhead } from '../read/parameters';
 import { asText, isEmpty } from '../read/values';
 

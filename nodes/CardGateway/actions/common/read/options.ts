@@ -4,7 +4,7 @@ import { GatewayInputError } from '../../../../shared/protocol/errors';
 import { maskText } from '../../../../shared/protocol/masking';
 
 import { nodeOf, nodeParameter } from './parameters';
-import { PLAN_ID_PATTERN, planIdHint } from '../rehearse/plan';
+import { PLAN_ID_PATTERN, planIdHint } from './planId';
 
 export const RETRY_ON_FAIL_WARNING =
 	'The node setting "Retry On Fail" must stay off for this operation (the node refuses to run with it): a blind resend can move money twice. The node already retries safely (it asks the gateway for the order status first).';

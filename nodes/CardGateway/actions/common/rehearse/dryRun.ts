@@ -8,7 +8,8 @@ import { maskSensitive } from '../../../../shared/protocol/masking';
 import { buildGatewayRequest, type GatewayCall } from '../../../../shared/transport';
 
 import type { DeliveryPlan, StatusKnowledge } from '../core/delivery';
-import { admit, hasLimits, runSettings, stakeOf, type Stake } from '../read/runSettings';
+import { admit, hasLimits, stakeOf, type Stake } from '../guard/limits';
+import { runSettings } from '../read/runSettings';
 
 const SIGNING: Record<string, string> = {
 	control: 'control (SHA-1): computed, not shown',
