@@ -3,7 +3,8 @@
 import type { OperationId } from '../../../../shared/protocol/catalogue';
 import type { GatewayFailure, GatewayReply } from '../../../../shared/protocol/reply';
 
-export interface DeliveryPlan {
+/** One request on its way: what it is sent for and about which order (messages and status queries read it). */
+export interface Delivery {
 	itemIndex: number;
 	/** Operation name for messages, e.g. "Payment → Sale". */
 	label: string;

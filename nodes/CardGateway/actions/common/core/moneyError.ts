@@ -4,7 +4,7 @@ import { NodeApiError, type IExecuteFunctions, type JsonObject } from 'n8n-workf
 import { withMoneyEffect, type MoneyEffect } from '../../../../shared/moneyEffect';
 import { replyRecord, type GatewayReply } from '../../../../shared/protocol/reply';
 
-import type { DeliveryPlan } from './delivery';
+import type { Delivery } from './delivery';
 
 export function describeStatus(reply: GatewayReply): string {
 	const fields = replyRecord(reply);
@@ -16,7 +16,7 @@ export function describeStatus(reply: GatewayReply): string {
 
 export function moneyError(
 	ctx: IExecuteFunctions,
-	plan: DeliveryPlan,
+	delivery: Delivery,
 	effect: MoneyEffect,
 	cause: string,
 	message: string,
@@ -26,7 +26,7 @@ export function moneyError(
 		new NodeApiError(ctx.getNode(), { message: cause } as JsonObject, {
 			message,
 			description,
-			itemIndex: plan.itemIndex,
+			itemIndex: delivery.itemIndex,
 		}),
 		effect,
 	);

@@ -5,7 +5,7 @@ import { moneyEffectOf, withMoneyEffect } from '../../../../shared/moneyEffect';
 import { amountUnits, formatUnits } from '../../../../shared/protocol/amount';
 import { replyRecord } from '../../../../shared/protocol/reply';
 
-import type { DeliveryPlan, StatusKnowledge } from '../core/delivery';
+import type { Delivery, StatusKnowledge } from '../core/delivery';
 import { PER_ITEM, PER_RUN, runState, type Limit, type RunSettings } from '../read/runSettings';
 
 /** What one item would move. */
@@ -134,15 +134,15 @@ function refusal(message: string, description: string): Admission {
 export function reserveSpending(
 	ctx: IExecuteFunctions,
 	label: string,
-	plan: DeliveryPlan,
+	delivery: Delivery,
 	values: Record<string, string>,
 	order: StatusKnowledge | undefined,
 ): (error?: Error) => void {
-	const admission = admit(ctx, label, plan.itemIndex, stakeOf(values, order));
+	const admission = admit(ctx, label, delivery.itemIndex, stakeOf(values, order));
 	if (!admission.admitted) {
 		throw withMoneyEffect(
 			new NodeOperationError(ctx.getNode(), `${admission.message}; nothing was sent`, {
-				itemIndex: plan.itemIndex,
+				itemIndex: delivery.itemIndex,
 				description: admission.description,
 			}),
 			'notSent',

@@ -3,13 +3,13 @@ import type { MoneyEffect } from '../../../../shared/moneyEffect';
 import type { MoneyActionFacts } from '../../../../shared/protocol/money';
 import { replyRecord, type GatewayReply } from '../../../../shared/protocol/reply';
 
-import type { DeliveryPlan } from '../core/delivery';
+import type { Delivery } from '../core/delivery';
 import { describeStatus } from '../core/moneyError';
 
 /** The outcome of an item whose order the gateway already had: nothing was sent, nothing new moved. */
 export function alreadyExistedOutcome(
 	facts: MoneyActionFacts,
-	plan: DeliveryPlan,
+	delivery: Delivery,
 	reply: GatewayReply,
 ): { moneyEffect: MoneyEffect; outcome: string } {
 	const { status, amount, currency } = replyRecord(reply);
@@ -20,20 +20,20 @@ export function alreadyExistedOutcome(
 	const figure = amount ? `, ${`${amount} ${currency ?? ''}`.trim()}` : '';
 	return {
 		moneyEffect: 'noMoneyMoved',
-		outcome: `Order "${plan.clientOrderId}" already existed at the gateway (${was}${figure}): nothing was sent, and this run moved nothing new`,
+		outcome: `Order "${delivery.clientOrderId}" already existed at the gateway (${was}${figure}): nothing was sent, and this run moved nothing new`,
 	};
 }
 
 /** The outcome of a follow-up whose step the order shows made already: nothing was sent, nothing new moved. */
 export function alreadyDoneOutcome(
 	facts: MoneyActionFacts,
-	plan: DeliveryPlan,
+	delivery: Delivery,
 	reply: GatewayReply,
 	done: string,
 ): { alreadyDone: true; moneyEffect: MoneyEffect; outcome: string } {
 	return {
 		alreadyDone: true,
 		moneyEffect: 'noMoneyMoved',
-		outcome: `${facts.noun} on order "${plan.clientOrderId}": ${done} (the gateway reports ${describeStatus(reply)}): nothing was sent, and this run moved nothing new`,
+		outcome: `${facts.noun} on order "${delivery.clientOrderId}": ${done} (the gateway reports ${describeStatus(reply)}): nothing was sent, and this run moved nothing new`,
 	};
 }

@@ -12,7 +12,7 @@ import {
 	type GatewayCall,
 } from '../../../../shared/transport';
 
-import type { DeliveryPlan, StatusKnowledge } from '../core/delivery';
+import type { Delivery, StatusKnowledge } from '../core/delivery';
 import { factsOf, moneyFactsOf, ordersOnce } from '../core/facts';
 import type { BuiltRequest, OperationSpec } from '../core/operation';
 import { itemOptions, type RunOptions } from '../read/options';
@@ -35,7 +35,7 @@ export interface PreparedItem {
 	run: RunSettings;
 	request: BuiltRequest;
 	call: GatewayCall;
-	plan: DeliveryPlan;
+	delivery: Delivery;
 }
 
 /** Reads and checks one item and builds its call; sends nothing (at most an operation's own status query). */
@@ -56,7 +56,7 @@ export async function prepareItem(
 		timeoutMs: Math.round(options.timeoutSeconds * 1000),
 		itemIndex,
 	};
-	const plan: DeliveryPlan = {
+	const delivery: Delivery = {
 		itemIndex,
 		label: spec.label,
 		login,
@@ -67,7 +67,7 @@ export async function prepareItem(
 		requested:
 			ordersOnce(spec) && !facts.followUp && request.values.amount ? requestedMoney(request.values) : undefined,
 	};
-	return { options, run, request, call, plan };
+	return { options, run, request, call, delivery };
 }
 
 /**
@@ -80,20 +80,21 @@ export async function runItem(
 	spec: OperationSpec,
 	prepared: PreparedItem,
 ): Promise<IDataObject> {
-	const { plan } = prepared;
-	const turn = ordersOnce(spec) && plan.clientOrderId ? `${plan.login}\u0000${plan.clientOrderId}` : undefined;
+	const { delivery } = prepared;
+	const turn =
+		ordersOnce(spec) && delivery.clientOrderId ? `${delivery.login}\u0000${delivery.clientOrderId}` : undefined;
 	return await oneAtATime(turn, async () => await sendItem(ctx, spec, prepared));
 }
 
 async function sendItem(ctx: IExecuteFunctions, spec: OperationSpec, prepared: PreparedItem): Promise<IDataObject> {
 	const facts = moneyFactsOf(spec);
-	const { options, run, request, call, plan } = prepared;
-	const { itemIndex } = plan;
+	const { options, run, request, call, delivery } = prepared;
+	const { itemIndex } = delivery;
 	// Limits are checked before anything is sent, the order-ID check included, unless the amount is the order's.
 	const limited = facts.moves && !run.dryRun && hasLimits(run);
 	const amountFromOrder = facts.followUp && !request.values.amount;
 	let unreserve =
-		limited && !amountFromOrder ? reserveSpending(ctx, spec.label, plan, request.values, undefined) : undefined;
+		limited && !amountFromOrder ? reserveSpending(ctx, spec.label, delivery, request.values, undefined) : undefined;
 	// A step after the count: what it throws before anything left gives the count back.
 	const counted = <T>(step: () => T | Promise<T>): Promise<T> =>
 		Promise.resolve()
@@ -102,9 +103,9 @@ async function sendItem(ctx: IExecuteFunctions, spec: OperationSpec, prepared: P
 				unreserve?.(error);
 				throw error;
 			});
-	const before = await counted(async () => await orderBefore(ctx, spec, request, run, call, plan));
-	if (limited && amountFromOrder) unreserve = reserveSpending(ctx, spec.label, plan, request.values, before);
-	const existing = await counted(() => (before && !facts.followUp ? existingOrder(ctx, plan, before) : undefined));
+	const before = await counted(async () => await orderBefore(ctx, spec, request, run, call, delivery));
+	if (limited && amountFromOrder) unreserve = reserveSpending(ctx, spec.label, delivery, request.values, before);
+	const existing = await counted(() => (before && !facts.followUp ? existingOrder(ctx, delivery, before) : undefined));
 	if (existing) {
 		unreserve?.();
 		return summarise(
@@ -112,7 +113,7 @@ async function sendItem(ctx: IExecuteFunctions, spec: OperationSpec, prepared: P
 			request,
 			{ alreadyExisted: true },
 			options.includeRawReply,
-			alreadyExistedOutcome(facts, plan, existing),
+			alreadyExistedOutcome(facts, delivery, existing),
 		);
 	}
 	const done = await counted(() => (facts.followUp ? followUpDone(ctx, prepared, before) : undefined));
@@ -128,9 +129,9 @@ async function sendItem(ctx: IExecuteFunctions, spec: OperationSpec, prepared: P
 		return alreadyClaimedOutput(claim);
 	}
 	const send = async () => {
-		let delivered = await counted(async () => await deliver(ctx, call, plan));
+		let delivered = await counted(async () => await deliver(ctx, call, delivery));
 		if (spec.waitable && options.waitForFinalStatus) {
-			delivered = await waitForFinalStatus(ctx, call, plan, delivered, options);
+			delivered = await waitForFinalStatus(ctx, call, delivery, delivered, options);
 		}
 		// The order as the gateway reports it now; what this operation moved is moneyOutcome's.
 		return summarise(
@@ -152,16 +153,16 @@ async function sendItem(ctx: IExecuteFunctions, spec: OperationSpec, prepared: P
  */
 function followUpDone(
 	ctx: IExecuteFunctions,
-	{ options, request, plan }: PreparedItem,
+	{ options, request, delivery }: PreparedItem,
 	before: StatusKnowledge | undefined,
 ): IDataObject | undefined {
-	const { rerun, money } = factsOf(plan);
+	const { rerun, money } = factsOf(delivery);
 	if (!rerun) return undefined;
 	const repeats = !!rerun.repeatsAfter && !!request.values.amount && !options.actOncePerKey;
 	if (before?.kind !== 'found') {
 		// Whether this step is on the order already cannot be read: a repeatable step is not sent.
 		if (repeats && before?.kind === 'unknown')
-			throw withMoneyEffect(repeatUnreadable(ctx, plan, before.reason), 'notSent');
+			throw withMoneyEffect(repeatUnreadable(ctx, delivery, before.reason), 'notSent');
 		return undefined;
 	}
 	const order = replyRecord(before.reply);
@@ -172,11 +173,11 @@ function followUpDone(
 			request,
 			{},
 			options.includeRawReply,
-			alreadyDoneOutcome(money, plan, before.reply, done),
+			alreadyDoneOutcome(money, delivery, before.reply, done),
 		);
 	const latest = order.transactionType;
 	if (repeats && (!latest || rerun.repeatsAfter!.includes(latest)))
-		throw withMoneyEffect(repeatRefused(ctx, plan, money, before.reply), 'notSent');
+		throw withMoneyEffect(repeatRefused(ctx, delivery, money, before.reply), 'notSent');
 	return undefined;
 }
 
@@ -198,23 +199,23 @@ export async function orderBefore(
 	request: BuiltRequest,
 	run: RunSettings,
 	call: GatewayCall,
-	plan: DeliveryPlan,
+	delivery: Delivery,
 ): Promise<StatusKnowledge | undefined> {
 	const facts = moneyFactsOf(spec);
 	const { statusQuery } = OPERATIONS[spec.gateway];
-	if (!ordersOnce(spec) || !plan.clientOrderId || !statusQuery) return undefined;
+	if (!ordersOnce(spec) || !delivery.clientOrderId || !statusQuery) return undefined;
 	const reusedId = !request.generatedOrderId || generatedIdsMayRepeat(ctx);
 	if (!facts.followUp && !reusedId) return undefined;
 	// What a real send would refuse (an unreadable key, a bad endpoint) is refused before the status query too.
 	await buildGatewayRequest(ctx, call);
 	// A follow-up is asked about with the status query that shows what its re-run rule reads (facts.ts).
-	const asked = factsOf(plan).rerun?.statusQuery;
-	const order = await learnStatus(ctx, call, asked ? { ...plan, operation: asked } : plan);
+	const asked = factsOf(delivery).rerun?.statusQuery;
+	const order = await learnStatus(ctx, call, asked ? { ...delivery, operation: asked } : delivery);
 	if (facts.followUp || run.dryRun) return order;
-	if (order.kind === 'unknown') throw orderCheckFailed(ctx, plan, order);
+	if (order.kind === 'unknown') throw orderCheckFailed(ctx, delivery, order);
 	// An answer that names no gateway order is not proof that the order exists (nor that it does not).
 	if (order.kind === 'found' && !replyRecord(order.reply).orderId) {
-		throw orderCheckFailed(ctx, plan, {
+		throw orderCheckFailed(ctx, delivery, {
 			kind: 'unknown',
 			reason: 'the gateway answered the status query without naming an order',
 		});
@@ -223,10 +224,10 @@ export async function orderBefore(
 }
 
 /** The order the gateway already has under this ID, or an error when it is another payment than this one. */
-function existingOrder(ctx: IExecuteFunctions, plan: DeliveryPlan, before: StatusKnowledge): GatewayReply | undefined {
+function existingOrder(ctx: IExecuteFunctions, delivery: Delivery, before: StatusKnowledge): GatewayReply | undefined {
 	if (before.kind !== 'found') return undefined;
 	try {
-		return matchingOrder(ctx, plan, before.reply);
+		return matchingOrder(ctx, delivery, before.reply);
 	} catch (error) {
 		// Only a status query was sent.
 		throw withMoneyEffect(error as Error, 'notSent');
@@ -268,7 +269,7 @@ async function beforeSending(ctx: IExecuteFunctions, spec: OperationSpec, itemIn
 }
 
 /** The amount a new order asks for: the amount, or any of the amounts a rebill may try in turn. */
-function requestedMoney(values: Record<string, string>): DeliveryPlan['requested'] {
+function requestedMoney(values: Record<string, string>): Delivery['requested'] {
 	const alternatives = (values.enumerateAmounts ?? '')
 		.split(',')
 		.map((amount) => amount.trim())

@@ -95,8 +95,8 @@ async function makeRunPlan(
 async function planItem(ctx: IExecuteFunctions, spec: OperationSpec, itemIndex: number): Promise<PlannedItem> {
 	try {
 		const prepared = await prepareItem(ctx, spec, itemIndex);
-		const { request, run, call, plan } = prepared;
-		const before = await orderBefore(ctx, spec, request, { ...run, dryRun: true }, call, plan);
+		const { request, run, call, delivery } = prepared;
+		const before = await orderBefore(ctx, spec, request, { ...run, dryRun: true }, call, delivery);
 		const built = await buildGatewayRequest(ctx, call);
 		const { controlKey, login } = built.credentials;
 		const requestDigest = requestDigestOf(controlKey, {
@@ -113,7 +113,7 @@ async function planItem(ctx: IExecuteFunctions, spec: OperationSpec, itemIndex: 
 				values: request.values,
 				clientOrderId: request.clientOrderId,
 				generatedOrderId: request.generatedOrderId,
-				target: plan.target,
+				target: delivery.target,
 				order: before,
 				requestDigest,
 			}),
@@ -147,12 +147,12 @@ export async function rehearsePlanned(
 ): Promise<IDataObject> {
 	const item = runPlan.items[itemIndex];
 	if ('error' in item) throw item.error;
-	const { request, call, plan } = item.prepared;
+	const { request, call, delivery } = item.prepared;
 	const rehearsal = await rehearse(
 		ctx,
 		{ label: spec.label, gateway: spec.gateway, values: request.values, generatedOrderId: request.generatedOrderId },
 		call,
-		plan,
+		delivery,
 		item.before,
 	);
 	return { ...rehearsal, planId: runPlan.planId, planned: { ...item.entry }, planSummary: runPlan.summary };
@@ -176,17 +176,20 @@ export async function runBound(
 	send: (prepared: PreparedItem) => Promise<IDataObject>,
 ): Promise<IDataObject> {
 	const prepared = boundItem(ctx, spec, runPlan, itemIndex);
-	const { request, run, call, plan } = prepared;
+	const { request, run, call, delivery } = prepared;
 	const record = planRecord(runPlan, itemIndex);
-	if (!factsOf(plan).money.followUp) return { ...(await send(prepared)), ...record };
+	if (!factsOf(delivery).money.followUp) return { ...(await send(prepared)), ...record };
 	// Its own turn, around operation.ts's (which a run without a plan takes too): the check and the send in one.
-	return await oneAtATime(`plan\u0000${plan.login}\u0000${plan.clientOrderId ?? plan.target ?? ''}`, async () => {
-		const entry = record.planned as PlanEntry;
-		const now = orderStateOf(await orderBefore(ctx, spec, request, { ...run, dryRun: true }, call, plan), false);
-		if (now !== entry.orderState)
-			throw planOrderMoved(ctx, spec.label, itemIndex, runPlan.approvedPlanId ?? '', entry, now);
-		return { ...(await send(prepared)), ...record };
-	});
+	return await oneAtATime(
+		`plan\u0000${delivery.login}\u0000${delivery.clientOrderId ?? delivery.target ?? ''}`,
+		async () => {
+			const entry = record.planned as PlanEntry;
+			const now = orderStateOf(await orderBefore(ctx, spec, request, { ...run, dryRun: true }, call, delivery), false);
+			if (now !== entry.orderState)
+				throw planOrderMoved(ctx, spec.label, itemIndex, runPlan.approvedPlanId ?? '', entry, now);
+			return { ...(await send(prepared)), ...record };
+		},
+	);
 }
 
 function boundItem(ctx: IExecuteFunctions, spec: OperationSpec, runPlan: RunPlan, itemIndex: number): PreparedItem {

@@ -7,19 +7,19 @@ import type { MoneyActionFacts } from '../../../../shared/protocol/money';
 import { replyRecord, type GatewayReply } from '../../../../shared/protocol/reply';
 import { gatewayError } from '../../../../shared/transport';
 
-import type { DeliveryPlan, StatusKnowledge } from '../core/delivery';
+import type { Delivery, StatusKnowledge } from '../core/delivery';
 import { factsOf } from '../core/facts';
 import { describeStatus, moneyError } from '../core/moneyError';
 
 /** Before a new order: the gateway could not be asked whether it already has this order ID, so nothing was sent. */
 export function orderCheckFailed(
 	ctx: IExecuteFunctions,
-	plan: DeliveryPlan,
+	delivery: Delivery,
 	order: Extract<StatusKnowledge, { kind: 'unknown' }>,
 ): NodeApiError {
 	if (order.refusal) {
 		// The gateway's own refusal (a wrong control key, say): its message and code, as for any request.
-		const error = gatewayError(ctx, order.refusal, plan.itemIndex, `${plan.label}: `);
+		const error = gatewayError(ctx, order.refusal, delivery.itemIndex, `${delivery.label}: `);
 		error.description = [
 			error.description,
 			'The gateway refused the status query that checks whether this order ID is new; nothing that moves money was sent',
@@ -30,10 +30,10 @@ export function orderCheckFailed(
 	}
 	return moneyError(
 		ctx,
-		plan,
+		delivery,
 		'notSent',
 		order.reason,
-		`${plan.label} for order "${plan.clientOrderId}": could not check whether the gateway already has this order (${order.reason}); nothing was sent`,
+		`${delivery.label} for order "${delivery.clientOrderId}": could not check whether the gateway already has this order (${order.reason}); nothing was sent`,
 		'Before a payment under an order ID that may have been used, the node asks the gateway about it, so that a repeated order ID never moves money twice. Run the item again when the gateway answers.',
 	);
 }
@@ -49,7 +49,7 @@ const ANOTHER_ONE =
  */
 export function repeatRefused(
 	ctx: IExecuteFunctions,
-	plan: DeliveryPlan,
+	delivery: Delivery,
 	facts: MoneyActionFacts,
 	reply: GatewayReply,
 ): NodeOperationError {
@@ -60,22 +60,22 @@ export function repeatRefused(
 		: `the gateway's status names no latest transaction (it reports ${describeStatus(reply)}), so whether this ${noun} was made before cannot be read`;
 	return new NodeOperationError(
 		ctx.getNode(),
-		`${plan.label} on order "${plan.clientOrderId}": ${why}; nothing was sent`,
+		`${delivery.label} on order "${delivery.clientOrderId}": ${why}; nothing was sent`,
 		{
-			itemIndex: plan.itemIndex,
+			itemIndex: delivery.itemIndex,
 			description: `A ${noun} with an amount may be made more than once on one order: run again, it would ${facts.verb} twice. So it is sent without a key only while the order's latest transaction is not one like it. If that earlier transaction was this step, there is nothing left to do. If another ${noun} on this order is intended, ${ANOTHER_ONE}. Check the order first (Transaction → Get Status or the gateway back office).`,
 		},
 	);
 }
 
 /** A step that may repeat on one order, not sent because the order's status could not be learned. */
-export function repeatUnreadable(ctx: IExecuteFunctions, plan: DeliveryPlan, reason: string): NodeOperationError {
-	const noun = factsOf(plan).money.noun.toLowerCase();
+export function repeatUnreadable(ctx: IExecuteFunctions, delivery: Delivery, reason: string): NodeOperationError {
+	const noun = factsOf(delivery).money.noun.toLowerCase();
 	return new NodeOperationError(
 		ctx.getNode(),
-		`${plan.label} on order "${plan.clientOrderId}": could not check whether this ${noun} was made before (${reason}); nothing was sent`,
+		`${delivery.label} on order "${delivery.clientOrderId}": could not check whether this ${noun} was made before (${reason}); nothing was sent`,
 		{
-			itemIndex: plan.itemIndex,
+			itemIndex: delivery.itemIndex,
 			description: `A ${noun} with an amount may repeat on one order, so it is sent only when the gateway's status shows none on it yet, or under a key of its own (Options → Act Once per Key). Run the item again when the gateway answers.`,
 		},
 	);
