@@ -24,7 +24,7 @@ export function toolDescriptionProperty(
 		modelFilled: `${it}: refused, the model may not fill the safety options of this tool. Do not call this tool: every call is refused the same way.`,
 	};
 	const quoted = (text: string) => JSON.stringify(text);
-	// Mirrors guardModelFilledSafety and the switch readers of options.ts; '$from' + 'ai' keeps n8n
+	// Mirrors guardModelFilledSafety and the switch readers of read/options.ts; '$from' + 'ai' keeps n8n
 	// from taking this default for a parameter the model fills.
 	const expression =
 		'={{ ((o) => JSON.stringify([o.allowAiMoneyMovement, o.approvedPlanId, o.dryRun, o.maxAmountPerItem, o.maxTotalPerRun]).toLowerCase().includes("$from" + "ai") ? ' +

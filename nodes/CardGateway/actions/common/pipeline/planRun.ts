@@ -41,7 +41,7 @@ export interface RunPlan {
 	/** The plan ID the run is bound to (a real run only). */
 	approvedPlanId?: string;
 	items: PlannedItem[];
-	/** Null when an item could not be planned, or the plan is not offered for approval (plan.ts, approvalRefusal). */
+	/** Null when an item could not be planned, or the plan is not offered for approval (rehearse/plan.ts, approvalRefusal). */
 	planId: string | null;
 	summary: IDataObject;
 }
@@ -72,7 +72,7 @@ async function makeRunPlan(
 		const { dryRun } = runSettings(ctx, itemIndex);
 		const first = runOptions(nodeParameter(ctx, 'options', 0, {}) as IDataObject, storedOptions(ctx));
 		if (!dryRun && !first.approvedPlanId) return undefined;
-		// A dry run draws its nonce; a bound run takes the approved plan's (options.ts read its format).
+		// A dry run draws its nonce; a bound run takes the approved plan's (read/planId.ts spells its format).
 		const nonce = dryRun ? newPlanNonce() : (planNonceOf(first.approvedPlanId) ?? '');
 		deriveOrderIdsFromPlan(ctx, nonce, !dryRun);
 		const count = ctx.getInputData().length;
@@ -165,7 +165,7 @@ export async function rehearsePlanned(
  *
  * Two runs under one approval at once (Execute clicked twice) both find the plan unchanged. Their
  * items on one order then take turns in this n8n process: a new order's second turn finds the order
- * at the gateway (operation.ts asks before sending), a follow-up's second turn finds its order no
+ * at the gateway (item.ts asks before sending), a follow-up's second turn finds its order no
  * longer as planned and is refused here, nothing sent.
  */
 export async function runBound(
@@ -179,7 +179,7 @@ export async function runBound(
 	const { request, run, call, delivery } = prepared;
 	const record = planRecord(runPlan, itemIndex);
 	if (!factsOf(delivery).money.followUp) return { ...(await send(prepared)), ...record };
-	// Its own turn, around operation.ts's (which a run without a plan takes too): the check and the send in one.
+	// Its own turn, around item.ts's (which a run without a plan takes too): the check and the send in one.
 	return await oneAtATime(
 		`plan\u0000${delivery.login}\u0000${delivery.clientOrderId ?? delivery.target ?? ''}`,
 		async () => {

@@ -241,7 +241,7 @@ export interface RunOptions {
 }
 
 /**
- * The safety options: never from an AI model (see guards.ts); all but Act Once per Key hold for the
+ * The safety options: never from an AI model (see read/asTool.ts); all but Act Once per Key hold for the
  * whole run and are read from the first item.
  */
 export const SAFETY_OPTIONS = [
@@ -402,7 +402,7 @@ function readText(label: string, value: unknown): string | GatewayInputError {
 }
 
 /**
- * A plan ID as a dry run gives it (plan.ts: letters, any case). Set but empty is refused too: an
+ * A plan ID as a dry run gives it (read/planId.ts: letters, any case). Set but empty is refused too: an
  * approval step that lost its plan ID must not turn into a run bound to nothing.
  */
 function readPlanId(label: string, value: unknown): string | GatewayInputError {
