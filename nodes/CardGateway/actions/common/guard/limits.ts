@@ -6,6 +6,7 @@ import { amountUnits, formatUnits } from '../../../../shared/protocol/amount';
 import { replyRecord } from '../../../../shared/protocol/reply';
 
 import type { Delivery, StatusKnowledge } from '../core/delivery';
+import { amountsAsked } from '../read/request';
 import { PER_ITEM, PER_RUN, runState, type Limit, type RunSettings } from '../read/runSettings';
 
 /** What one item would move. */
@@ -32,13 +33,7 @@ export function stakeOf(
 	order: StatusKnowledge | undefined,
 ): Stake | { unknown: string } {
 	if (values.amount && values.currency) {
-		const amounts = [
-			values.amount,
-			...(values.enumerateAmounts ?? '')
-				.split(',')
-				.map((amount) => amount.trim())
-				.filter(Boolean),
-		];
+		const amounts = amountsAsked(values);
 		try {
 			const largest = amounts.reduce((a, b) => (amountUnits(b) > amountUnits(a) ? b : a));
 			return { amount: largest, currency: values.currency };

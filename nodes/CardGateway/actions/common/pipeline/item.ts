@@ -17,7 +17,7 @@ import { factsOf, moneyFactsOf, ordersOnce } from '../core/facts';
 import type { BuiltRequest, OperationSpec } from '../core/operation';
 import { itemOptions, type RunOptions } from '../read/options';
 import { generatedIdsMayRepeat } from '../read/orderIds';
-import { buildRequest, endpointChoice } from '../read/request';
+import { amountsAsked, buildRequest, endpointChoice } from '../read/request';
 import { runSettings, type RunSettings } from '../read/runSettings';
 import { alreadyClaimedOutput, claimKey, settlingClaim } from '../guard/claims';
 import { guardAiAgent, guardRetryOnFail } from '../guard/guards';
@@ -270,9 +270,5 @@ async function beforeSending(ctx: IExecuteFunctions, spec: OperationSpec, itemIn
 
 /** The amount a new order asks for: the amount, or any of the amounts a rebill may try in turn. */
 function requestedMoney(values: Record<string, string>): Delivery['requested'] {
-	const alternatives = (values.enumerateAmounts ?? '')
-		.split(',')
-		.map((amount) => amount.trim())
-		.filter(Boolean);
-	return { amounts: [values.amount, ...alternatives], currency: values.currency };
+	return { amounts: amountsAsked(values), currency: values.currency };
 }

@@ -158,3 +158,12 @@ function reservedNames(spec: OperationSpec): Map<string, string> {
 	if (movesMoney(spec)) for (const name of ['amount', 'currency']) reserve(name, 'this operation takes no amount');
 	return reserved;
 }
+
+/** The amounts a request asks for, read once: its amount, then any a rebill may try in turn (Enumerate Amounts). */
+export function amountsAsked(values: Record<string, string>): string[] {
+	const alternatives = (values.enumerateAmounts ?? '')
+		.split(',')
+		.map((amount) => amount.trim())
+		.filter(Boolean);
+	return [values.amount, ...alternatives];
+}
