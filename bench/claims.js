@@ -12,7 +12,7 @@ const os = require('node:os');
 const path = require('node:path');
 
 const { N8nInstance, ensureRuntime, REPO } = require('../e2e/n8n');
-const { claimKey } = require(path.join(REPO, 'dist/nodes/CardGateway/actions/common/claims'));
+const { claimKey } = require(path.join(REPO, 'dist/nodes/CardGateway/actions/common/guard/claims'));
 
 const QUICK = process.argv.includes('--quick');
 const SEQUENTIAL = QUICK ? 30 : 200;

@@ -52,7 +52,7 @@ const engine = require('../test/support/engine');
 const {
 	httpRequest,
 } = require('n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions.js');
-const { MAX_CONCURRENCY } = require(path.join(ROOT, 'dist/nodes/CardGateway/actions/common/options.js'));
+const { MAX_CONCURRENCY } = require(path.join(ROOT, 'dist/nodes/CardGateway/actions/common/read/options.js'));
 
 const QUICK = process.argv.includes('--quick');
 const PROFILE_CELL = (process.argv.find((a) => a.startsWith('--profile-cell=')) || '').slice(15);

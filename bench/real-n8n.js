@@ -82,7 +82,7 @@ const LATENCIES = [20, 100];
 const CONCURRENCY = [1, 4, 16, 64];
 /** The node clamps its Concurrency option to this. */
 const { MAX_CONCURRENCY: NODE_MAX_CONCURRENCY } = require(
-	path.join(ROOT, 'dist/nodes/CardGateway/actions/common/options.js'),
+	path.join(ROOT, 'dist/nodes/CardGateway/actions/common/read/options.js'),
 );
 const MAX_ITEMS = QUICK ? 1000 : 10000;
 const MIN_ITEMS = QUICK ? 100 : 300;

@@ -4,6 +4,8 @@
 // - test/support/ is the only place for shared test code: everything else under test/ is a test
 //   file or a fixture; test/support/ imports no test file and nothing from reliability/, and
 //   reliability/ reaches into test/ only through test/support/.
+// And on the node's own import graph: no import cycle anywhere in nodes/, and the action pipeline's
+// stages (nodes/CardGateway/actions/common/<stage>/) import only earlier stages (STAGES below).
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
@@ -131,4 +133,77 @@ test('shared test code lives in test/support/ only, and imports flow one way', (
 			.map((target) => `${file} → ${target}`),
 	);
 	expect(intoTests).toEqual([]);
+});
+
+/** The action pipeline's stages, in order, each with the stages it may import (its own too: cycles are checked apart). */
+const STAGES: Record<string, readonly string[]> = {
+	core: [],
+	read: ['core'],
+	guard: ['core', 'read'],
+	rehearse: ['core', 'read', 'guard'],
+	send: ['core', 'read', 'guard'],
+	outcome: ['core', 'read', 'guard'],
+	pipeline: ['core', 'read', 'guard', 'rehearse', 'send', 'outcome'],
+	define: ['core', 'read', 'guard', 'rehearse', 'send', 'outcome', 'pipeline'],
+};
+const STAGE_ROOT = 'nodes/CardGateway/actions/common/';
+
+const NODE_FILES = walk(join(REPO, 'nodes'))
+	.map((file) => relative(REPO, file))
+	.filter((file) => file.endsWith('.ts'));
+
+/** The stage a file belongs to ('' for a file of nodes/CardGateway outside the stages, undefined outside nodes/CardGateway). */
+function stageOf(file: string): string | undefined {
+	if (file.startsWith(STAGE_ROOT)) return file.slice(STAGE_ROOT.length).split('/')[0];
+	return file.startsWith('nodes/CardGateway/') ? '' : undefined;
+}
+
+/** Every import cycle among the given files, each as the files it passes through (Tarjan's strongly connected components). */
+function cyclesOf(files: readonly string[]): string[][] {
+	const edges = new Map(files.map((file) => [file, importsOf(file).filter((target) => files.includes(target))]));
+	const index = new Map<string, number>();
+	const low = new Map<string, number>();
+	const stack: string[] = [];
+	const cycles: string[][] = [];
+	const visit = (file: string) => {
+		index.set(file, index.size);
+		low.set(file, index.get(file)!);
+		stack.push(file);
+		for (const target of edges.get(file)!) {
+			if (!index.has(target)) {
+				visit(target);
+				low.set(file, Math.min(low.get(file)!, low.get(target)!));
+			} else if (stack.includes(target)) low.set(file, Math.min(low.get(file)!, index.get(target)!));
+		}
+		if (low.get(file) !== index.get(file)) return;
+		const component: string[] = [];
+		let member: string;
+		do {
+			member = stack.pop()!;
+			component.push(member);
+		} while (member !== file);
+		if (component.length > 1 || edges.get(file)!.includes(file)) cycles.push(component.sort());
+	};
+	for (const file of files) if (!index.has(file)) visit(file);
+	return cycles;
+}
+
+test('no import cycle anywhere in nodes/', () => {
+	expect(cyclesOf(NODE_FILES)).toEqual([]);
+});
+
+test("the action pipeline's stages import only earlier stages", () => {
+	const stages = new Set(NODE_FILES.map(stageOf).filter((stage): stage is string => !!stage));
+	// Every folder under common/ is a stage of the table, and common/ holds no file outside a stage.
+	expect([...stages].sort()).toEqual(Object.keys(STAGES).sort());
+	const wrongWay = NODE_FILES.filter((file) => stageOf(file)).flatMap((file) => {
+		const stage = stageOf(file)!;
+		return importsOf(file)
+			.filter((target) => {
+				const to = stageOf(target);
+				return to !== undefined && to !== stage && !STAGES[stage].includes(to);
+			})
+			.map((target) => `${file} (${stage}) → ${target} (${stageOf(target) || 'outside the stages'})`);
+	});
+	expect(wrongWay).toEqual([]);
 });

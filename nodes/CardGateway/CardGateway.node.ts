@@ -8,8 +8,9 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { toolDescriptionProperty } from './actions/common/guards';
-import { movesMoney, type OperationModule } from './actions/common/operation';
+import { toolDescriptionProperty } from './actions/common/define/toolDescription';
+import { movesMoney } from './actions/common/core/facts';
+import type { OperationModule } from './actions/common/core/operation';
 import { RESOURCES } from './actions/resources';
 import { router } from './actions/router';
 

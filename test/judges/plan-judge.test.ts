@@ -25,7 +25,8 @@ import type { AddressInfo } from 'node:net';
 import type { IDataObject, INodeParameters, INodePropertyOptions, NodeParameterValueType } from 'n8n-workflow';
 
 import { CardGateway } from '../../nodes/CardGateway/CardGateway.node';
-import { movesMoney, type OperationModule } from '../../nodes/CardGateway/actions/common/operation';
+import { movesMoney } from '../../nodes/CardGateway/actions/common/core/facts';
+import type { OperationModule } from '../../nodes/CardGateway/actions/common/core/operation';
 import { RESOURCES } from '../../nodes/CardGateway/actions/resources';
 import { FIXTURES, type Fixture } from '../support/operation-fixtures';
 

@@ -18,7 +18,8 @@
 import type { IDataObject, INodeParameters, INodeProperties, INodePropertyOptions, IRun } from 'n8n-workflow';
 
 import { CardGateway } from '../../nodes/CardGateway/CardGateway.node';
-import { movesMoney, type OperationModule, type OperationSpec } from '../../nodes/CardGateway/actions/common/operation';
+import { movesMoney } from '../../nodes/CardGateway/actions/common/core/facts';
+import type { OperationModule, OperationSpec } from '../../nodes/CardGateway/actions/common/core/operation';
 import { RESOURCES } from '../../nodes/CardGateway/actions/resources';
 import { OPERATIONS } from '../../nodes/shared/protocol/catalogue';
 import { FIXTURES, type Prepared } from '../support/operation-fixtures';

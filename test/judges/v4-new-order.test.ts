@@ -4,7 +4,8 @@
 // shapes of the V4 status (the vendor emulator's and the documented one), with a typed order ID: the
 // first run asks, is told "Unknown order" and sends once; the same run again asks, finds the order and
 // sends nothing. The truth is the sandbox's request log and ledger, read through its admin API.
-import { movesMoney, moneyFactsOf, type OperationSpec } from '../../nodes/CardGateway/actions/common/operation';
+import { movesMoney, moneyFactsOf } from '../../nodes/CardGateway/actions/common/core/facts';
+import type { OperationSpec } from '../../nodes/CardGateway/actions/common/core/operation';
 import { RESOURCES } from '../../nodes/CardGateway/actions/resources';
 import { OPERATIONS } from '../../nodes/shared/protocol/catalogue';
 import { FIXTURES } from '../support/operation-fixtures';

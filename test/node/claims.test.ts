@@ -10,8 +10,8 @@ import {
 	LEASE_MS,
 	LOCK_KEY,
 	settlingClaim,
-} from '../../nodes/CardGateway/actions/common/claims';
-import type { ClaimRow, ClaimsTable, Filter } from '../../nodes/CardGateway/actions/common/claimStore';
+} from '../../nodes/CardGateway/actions/common/guard/claims';
+import type { ClaimRow, ClaimsTable, Filter } from '../../nodes/CardGateway/actions/common/guard/claimStore';
 
 const pause = () => new Promise((resolve) => setTimeout(resolve, Math.random() * 3));
 // Budgets bound a hang only, scaled for a loaded machine (test/support/time-scale.js).

@@ -6,8 +6,9 @@ import path from 'node:path';
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { CardGateway } from '../../nodes/CardGateway/CardGateway.node';
-import { gatewayOrderId, merchantOrderId } from '../../nodes/CardGateway/actions/common/fields';
-import { defineOperation, defineResource, movesMoney } from '../../nodes/CardGateway/actions/common/operation';
+import { gatewayOrderId, merchantOrderId } from '../../nodes/CardGateway/actions/common/core/fields';
+import { defineOperation, defineResource } from '../../nodes/CardGateway/actions/common/define/operation';
+import { movesMoney } from '../../nodes/CardGateway/actions/common/core/facts';
 
 const { description } = new CardGateway();
 const properties = description.properties;

@@ -3,7 +3,8 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import * as cardReference from '../../nodes/CardGateway/actions/cardReference';
-import { movesMoney, type OperationModule } from '../../nodes/CardGateway/actions/common/operation';
+import { movesMoney } from '../../nodes/CardGateway/actions/common/core/facts';
+import type { OperationModule } from '../../nodes/CardGateway/actions/common/core/operation';
 import * as hostedForm from '../../nodes/CardGateway/actions/hostedForm';
 import * as payment from '../../nodes/CardGateway/actions/payment';
 import * as payout from '../../nodes/CardGateway/actions/payout';

@@ -10,12 +10,8 @@
 import type { IDataObject, INodeParameters, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { CardGateway } from '../../nodes/CardGateway/CardGateway.node';
-import {
-	moneyFactsOf,
-	movesMoney,
-	type OperationModule,
-	type OperationSpec,
-} from '../../nodes/CardGateway/actions/common/operation';
+import { moneyFactsOf, movesMoney } from '../../nodes/CardGateway/actions/common/core/facts';
+import type { OperationModule, OperationSpec } from '../../nodes/CardGateway/actions/common/core/operation';
 import { RESOURCES } from '../../nodes/CardGateway/actions/resources';
 import { OPERATIONS } from '../../nodes/shared/protocol/catalogue';
 import { FIXTURES, type Fixture, type Prepared } from '../support/operation-fixtures';

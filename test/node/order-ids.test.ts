@@ -28,7 +28,7 @@ import {
 	generatedIdsMayRepeat,
 	generatedOrderId,
 	isExecutionRetry,
-} from '../../nodes/CardGateway/actions/common/orderIds';
+} from '../../nodes/CardGateway/actions/common/read/orderIds';
 import {
 	NODE_NAME,
 	NODE_TYPE,

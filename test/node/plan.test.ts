@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeParameters, INodeType } from 'n8n-workflow';
 
 import { CardGateway } from '../../nodes/CardGateway/CardGateway.node';
-import { runOptions } from '../../nodes/CardGateway/actions/common/options';
+import { runOptions } from '../../nodes/CardGateway/actions/common/read/options';
 import {
 	newPlanNonce,
 	planDifferences,
@@ -14,7 +14,7 @@ import {
 	planItemOf,
 	type PlanEntry,
 	type PlanItem,
-} from '../../nodes/CardGateway/actions/common/plan';
+} from '../../nodes/CardGateway/actions/common/rehearse/plan';
 
 import {
 	MERCHANT,

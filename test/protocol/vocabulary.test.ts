@@ -1,7 +1,7 @@
 // The gateway's reply and callback vocabulary (nodes/shared/protocol/vocabulary.ts): every spelling
 // of every field is read, a field spelled twice with different values is reported, and the record of
 // each kind of gateway answer (legacy form reply, JSON reply, the v4 untyped status reply, a callback).
-import { summarise } from '../../nodes/CardGateway/actions/common/output';
+import { summarise } from '../../nodes/CardGateway/actions/common/outcome/output';
 import { claimOf, interpretStatusOutcome } from '../../nodes/CardGatewayTrigger/confirm';
 import { conflictingSpellings, FIELD_SPELLINGS } from '../../nodes/CardGatewayTrigger/normalise';
 import { MONEY_ACTIONS } from '../../nodes/shared/protocol/money';

@@ -8,16 +8,20 @@ import {
 } from 'n8n-workflow';
 
 import { moneyEffectOf, withMoneyEffect } from '../../shared/moneyEffect';
-import { maskSensitive, maskText } from '../../shared/protocol/masking';
+import { maskSensitive } from '../../shared/protocol/masking';
 import { credentialSecrets } from '../../shared/protocol/signing';
 import { merchantCredentials } from '../../shared/transport';
 
 import * as balance from './balance';
 import * as cardReference from './cardReference';
-import { movesMoney, readItemAhead, type OperationModule, type ReadMany } from './common/operation';
-import { runOptions } from './common/options';
-import { nodeParameter } from './common/parameters';
-import { refuseDuplicateOrderIds, stoppedRunError, type ItemOutcome } from './common/runReport';
+import { movesMoney } from './common/core/facts';
+import { readItemAhead } from './common/read/request';
+import type { OperationModule } from './common/core/operation';
+import { runOptions } from './common/read/options';
+import { nodeParameter } from './common/read/parameters';
+import { scrub } from './common/core/scrub';
+import { runReadMany } from './common/pipeline/readMany';
+import { refuseDuplicateOrderIds, stoppedRunError, type ItemOutcome } from './common/guard/runReport';
 import * as hostedForm from './hostedForm';
 import type { CardGatewayType, OperationOf, Resource } from './node.type';
 import * as payment from './payment';
@@ -66,7 +70,7 @@ async function runItems(this: IExecuteFunctions): Promise<INodeExecutionData[][]
 
 	const credentials = await merchantCredentials(this);
 	const secrets = credentialSecrets(credentials);
-	if (handler.spec.readMany) return [await readManyItems(this, handler.spec.readMany, secrets)];
+	if (handler.spec.readMany) return [await runReadMany(this, handler.spec.readMany, secrets)];
 	const concurrency = runOptions(nodeParameter(this, 'options', 0, {}) as IDataObject).concurrency;
 	const money = movesMoney(handler.spec);
 	if (money) {
@@ -131,37 +135,4 @@ async function runItems(this: IExecuteFunctions): Promise<INodeExecutionData[][]
 		throw failures.reduce((first, failure) => (failure.index < first.index ? failure : first)).error;
 	}
 	return [results];
-}
-
-/** A read-only operation over many records: its items masked; with Continue On Fail its error is one error item. */
-async function readManyItems(
-	ctx: IExecuteFunctions,
-	readMany: ReadMany,
-	secrets: readonly string[],
-): Promise<INodeExecutionData[]> {
-	try {
-		const mask = readMany.mask ?? maskSensitive;
-		return (await readMany.run(ctx)).map((item) => ({ ...item, json: mask(item.json, secrets) }));
-	} catch (error) {
-		const safe = scrub(error as Error, secrets);
-		if (!ctx.continueOnFail()) throw safe;
-		const failure =
-			safe instanceof NodeApiError || safe instanceof NodeOperationError
-				? safe
-				: new NodeOperationError(ctx.getNode(), safe);
-		return [{ json: { error: safe.message }, error: failure, pairedItem: { item: 0 } }];
-	}
-}
-
-/** Errors must not carry card data or secrets either (messages are built without them; this is the net). */
-function scrub(error: Error, secrets: readonly string[]): Error {
-	const target = error as Error & { description?: unknown; node?: { parameters?: unknown } };
-	// n8n errors carry the node, parameters included: a card number typed into the workflow
-	// would otherwise land in the execution log with the error.
-	if (target.node?.parameters)
-		target.node = { ...target.node, parameters: maskSensitive(target.node.parameters, secrets) };
-	target.message = maskText(String(target.message ?? ''), secrets);
-	if (typeof target.description === 'string') target.description = maskText(target.description, secrets);
-	if (typeof target.stack === 'string') target.stack = maskText(target.stack, secrets);
-	return target;
 }

@@ -23,8 +23,8 @@ import { OPERATIONS, operationUrl } from '../../../shared/protocol/catalogue';
 import { GatewayInputError } from '../../../shared/protocol/errors';
 import { classifyReply, JSON_MEDIA_TYPE, parseGatewayReply, type GatewayFailure } from '../../../shared/protocol/reply';
 import { gatewayError, inputError, signedRequest, type SignedOutcome } from '../../../shared/transport';
-import { sameForEveryItem } from '../common/oncePerRun';
-import { defineOperation } from '../common/operation';
+import { sameForEveryItem } from '../common/read/oncePerRun';
+import { defineOperation } from '../common/define/operation';
 
 type BalanceOf = 'endpoint' | 'merchant' | 'manager';
 

@@ -1,4 +1,4 @@
-import { defineResource } from '../common/operation';
+import { defineResource } from '../common/define/operation';
 
 import get from './get.operation';
 

@@ -1,5 +1,5 @@
-import { defineOperation } from '../common/operation';
-import { ORDER_REFERENCE } from '../common/requests';
+import { defineOperation } from '../common/define/operation';
+import { ORDER_REFERENCE } from '../common/define/requests';
 
 // Stores the card of an approved initial payment for later rebills.
 export default defineOperation({

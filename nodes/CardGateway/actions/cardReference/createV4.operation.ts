@@ -1,5 +1,5 @@
-import { defineOperation } from '../common/operation';
-import { ORDER_REFERENCE } from '../common/requests';
+import { defineOperation } from '../common/define/operation';
+import { ORDER_REFERENCE } from '../common/define/requests';
 
 // The RSA-signed v4 variant; it also returns a recurring payment ID.
 export default defineOperation({

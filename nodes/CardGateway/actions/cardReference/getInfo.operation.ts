@@ -1,5 +1,5 @@
-import { cardReferenceId } from '../common/fields';
-import { defineOperation } from '../common/operation';
+import { cardReferenceId } from '../common/core/fields';
+import { defineOperation } from '../common/define/operation';
 
 export default defineOperation({
 	gateway: 'getCardInfo',

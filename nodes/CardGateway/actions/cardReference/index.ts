@@ -1,4 +1,4 @@
-import { defineResource } from '../common/operation';
+import { defineResource } from '../common/define/operation';
 
 import create from './create.operation';
 import createV4 from './createV4.operation';

@@ -1,5 +1,5 @@
-import { defineOperation } from '../common/operation';
-import { REBILL } from '../common/requests';
+import { defineOperation } from '../common/define/operation';
+import { REBILL } from '../common/define/requests';
 
 export default defineOperation({
 	gateway: 'makeRebillSale',

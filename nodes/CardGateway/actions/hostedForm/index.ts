@@ -1,4 +1,4 @@
-import { defineResource } from '../common/operation';
+import { defineResource } from '../common/define/operation';
 
 import payment from './payment.operation';
 import payout from './payout.operation';

@@ -1,5 +1,5 @@
-import { defineOperation } from '../common/operation';
-import { PAYMENT_FORM } from '../common/requests';
+import { defineOperation } from '../common/define/operation';
+import { PAYMENT_FORM } from '../common/define/requests';
 
 // The interface states no signature scheme for this form: control by default, the user may pick.
 export default defineOperation({

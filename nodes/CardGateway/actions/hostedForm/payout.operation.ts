@@ -1,5 +1,5 @@
-import { defineOperation } from '../common/operation';
-import { PAYMENT_FORM } from '../common/requests';
+import { defineOperation } from '../common/define/operation';
+import { PAYMENT_FORM } from '../common/define/requests';
 
 // The interface states no signature scheme for this form: OAuth HMAC-SHA1 by default (public
 // docs), the user may pick another. It pays out, so the AI-agent guard applies.

@@ -1,5 +1,5 @@
-import { defineOperation } from '../common/operation';
-import { PAYMENT_FORM } from '../common/requests';
+import { defineOperation } from '../common/define/operation';
+import { PAYMENT_FORM } from '../common/define/requests';
 
 export default defineOperation({
 	gateway: 'saleForm',

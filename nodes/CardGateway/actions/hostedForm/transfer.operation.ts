@@ -1,5 +1,5 @@
-import { defineOperation } from '../common/operation';
-import { PAYMENT_FORM } from '../common/requests';
+import { defineOperation } from '../common/define/operation';
+import { PAYMENT_FORM } from '../common/define/requests';
 
 // The payer moves money from their card on the hosted page (the vendor's PHP library signs it like
 // the sale form); like the other payment forms, the request itself moves no money.

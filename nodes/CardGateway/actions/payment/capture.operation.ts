@@ -2,9 +2,10 @@ import { NodeOperationError, type IExecuteFunctions } from 'n8n-workflow';
 
 import { parseAmount, parseCurrency } from '../../../shared/protocol/amount';
 import { replyRecord } from '../../../shared/protocol/reply';
-import { learnStatus } from '../common/delivery';
-import { defineOperation, type PrepareStep } from '../common/operation';
-import { PARTIAL_FOLLOW_UP } from '../common/requests';
+import { learnStatus } from '../common/send/delivery';
+import { defineOperation } from '../common/define/operation';
+import type { PrepareStep } from '../common/core/operation';
+import { PARTIAL_FOLLOW_UP } from '../common/define/requests';
 
 // Readings of capture's control differ: the interface and the vendor's PHP library sign amount
 // and currency always, the public docs only "if sent". Sending and signing both satisfies every

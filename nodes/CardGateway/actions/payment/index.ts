@@ -1,4 +1,4 @@
-import { defineResource } from '../common/operation';
+import { defineResource } from '../common/define/operation';
 
 import capture from './capture.operation';
 import preauth from './preauth.operation';

@@ -1,5 +1,5 @@
-import { defineOperation } from '../common/operation';
-import { CARD_PAYMENT } from '../common/requests';
+import { defineOperation } from '../common/define/operation';
+import { CARD_PAYMENT } from '../common/define/requests';
 
 export default defineOperation({
 	gateway: 'preauth',

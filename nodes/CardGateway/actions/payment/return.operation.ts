@@ -1,5 +1,5 @@
-import { defineOperation } from '../common/operation';
-import { RETURN_FOLLOW_UP } from '../common/requests';
+import { defineOperation } from '../common/define/operation';
+import { RETURN_FOLLOW_UP } from '../common/define/requests';
 
 export default defineOperation({
 	gateway: 'return',

@@ -9,8 +9,8 @@ import {
 	orderDescription,
 	redirectUrl,
 	type Field,
-} from '../common/fields';
-import { defineOperation } from '../common/operation';
+} from '../common/core/fields';
+import { defineOperation } from '../common/define/operation';
 
 // The v4 sale of the vendor's hosted-fields integration (RSA-SHA256, JSON reply): the card was
 // typed into the gateway's own fields in the payer's browser, and the sale carries the ticket

@@ -1,5 +1,5 @@
-import { defineOperation } from '../common/operation';
-import { CARD_VERIFICATION } from '../common/requests';
+import { defineOperation } from '../common/define/operation';
+import { CARD_VERIFICATION } from '../common/define/requests';
 
 // The synchronous variant answers with the final status (and a card reference) at once.
 export default defineOperation({

@@ -1,5 +1,5 @@
-import { comment, gatewayOrderId, merchantOrderId } from '../common/fields';
-import { defineOperation } from '../common/operation';
+import { comment, gatewayOrderId, merchantOrderId } from '../common/core/fields';
+import { defineOperation } from '../common/define/operation';
 
 // Void cancels the whole amount; the gateway documentation requires a comment.
 export default defineOperation({

@@ -1,5 +1,5 @@
-import { defineOperation } from '../common/operation';
-import { PAYOUT } from '../common/requests';
+import { defineOperation } from '../common/define/operation';
+import { PAYOUT } from '../common/define/requests';
 
 // Step one of the two-step v4 payout: validates and registers it; no money moves yet.
 export default defineOperation({

@@ -1,7 +1,7 @@
-import { notifyUrl, serverCallbackUrl } from '../common/fields';
-import { sendMerchantLogin } from '../common/merchantLogin';
-import { defineOperation } from '../common/operation';
-import { ORDER_REFERENCE } from '../common/requests';
+import { notifyUrl, serverCallbackUrl } from '../common/core/fields';
+import { sendMerchantLogin } from '../common/read/merchantLogin';
+import { defineOperation } from '../common/define/operation';
+import { ORDER_REFERENCE } from '../common/define/requests';
 
 // Step two: releases a checked payout. A lost reply is reported, never resent. api_v4_payout-pay lists
 // client_orderid, orderid and login as required.

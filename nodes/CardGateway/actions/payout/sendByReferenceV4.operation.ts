@@ -7,8 +7,8 @@ import {
 	orderDescription,
 	purpose,
 	redirectUrl,
-} from '../common/fields';
-import { defineOperation } from '../common/operation';
+} from '../common/core/fields';
+import { defineOperation } from '../common/define/operation';
 
 // The v4 payout (RSA) to a stored card: the card reference replaces the destination's card or bank fields.
 export default defineOperation({

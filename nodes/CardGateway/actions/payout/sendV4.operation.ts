@@ -1,5 +1,5 @@
-import { defineOperation } from '../common/operation';
-import { PAYOUT } from '../common/requests';
+import { defineOperation } from '../common/define/operation';
+import { PAYOUT } from '../common/define/requests';
 
 // The v4 payout, signed with OAuth RSA-SHA256.
 export default defineOperation({

@@ -1,5 +1,5 @@
-import { MONEY, newMerchantOrderId, recurringPaymentId } from '../common/fields';
-import { defineOperation } from '../common/operation';
+import { MONEY, newMerchantOrderId, recurringPaymentId } from '../common/core/fields';
+import { defineOperation } from '../common/define/operation';
 
 // Charges a subscription's card once, now (v4, RSA), as a new order under its own order ID. The docs make Amount
 // optional (the profile's amount); the node requires it and its currency, so that what a charge may move is

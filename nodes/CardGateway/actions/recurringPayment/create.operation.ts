@@ -1,6 +1,6 @@
 import { RECURRING_DETAILS } from './details';
-import { currency, newMerchantOrderId } from '../common/fields';
-import { defineOperation } from '../common/operation';
+import { currency, newMerchantOrderId } from '../common/core/fields';
+import { defineOperation } from '../common/define/operation';
 
 // Synchronous v4 call (RSA); the API spells its fields with hyphens.
 export default defineOperation({

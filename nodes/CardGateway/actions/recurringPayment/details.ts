@@ -20,7 +20,7 @@ import {
 	period,
 	wire,
 	zipCode,
-} from '../common/fields';
+} from '../common/core/fields';
 
 /** What a subscription consists of, spelled as the v4 recurring API wants it. */
 export const RECURRING_DETAILS = [

@@ -1,6 +1,6 @@
 import { RECURRING_DETAILS } from './details';
-import { currency, recurringPaymentId } from '../common/fields';
-import { defineOperation } from '../common/operation';
+import { currency, recurringPaymentId } from '../common/core/fields';
+import { defineOperation } from '../common/define/operation';
 
 // Changes the schedule, amount or card of a subscription (synchronous v4 call, RSA).
 export default defineOperation({

@@ -1,4 +1,4 @@
-import { defineResource } from '../common/operation';
+import { defineResource } from '../common/define/operation';
 
 import uploadCRes from './uploadCRes.operation';
 import uploadMethodUrlResult from './uploadMethodUrlResult.operation';

@@ -1,5 +1,5 @@
-import { defineField, gatewayOrderId, merchantOrderId } from '../common/fields';
-import { defineOperation } from '../common/operation';
+import { defineField, gatewayOrderId, merchantOrderId } from '../common/core/fields';
+import { defineOperation } from '../common/define/operation';
 
 const cRes = defineField('cRes', 'text', {
 	displayName: 'CRes',

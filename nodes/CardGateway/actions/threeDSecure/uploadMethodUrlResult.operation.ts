@@ -1,5 +1,5 @@
-import { defineField, gatewayOrderId, merchantOrderId, type Field } from '../common/fields';
-import { defineOperation } from '../common/operation';
+import { defineField, gatewayOrderId, merchantOrderId, type Field } from '../common/core/fields';
+import { defineOperation } from '../common/define/operation';
 
 const completion = defineField('threeDSCompInd', 'choice', {
 	displayName: 'Method Completion',

@@ -28,8 +28,8 @@ import {
 } from '../../../shared/protocol/reportBody';
 import { checkedTimeZone, ZonedTimeReader } from '../../../shared/protocol/zonedTime';
 import { gatewayError, signedRequest, withInputErrors } from '../../../shared/transport';
-import { sameForEveryItem } from '../common/oncePerRun';
-import { defineOperation } from '../common/operation';
+import { sameForEveryItem } from '../common/read/oncePerRun';
+import { defineOperation } from '../common/define/operation';
 
 /** What one report request asks for: a creation-date period (split into 31-day windows) and the docs' filters. */
 export interface ReportQuery {

@@ -1,6 +1,6 @@
-import { gatewayOrderId, merchantOrderId } from '../common/fields';
-import { sendMerchantLogin } from '../common/merchantLogin';
-import { defineOperation } from '../common/operation';
+import { gatewayOrderId, merchantOrderId } from '../common/core/fields';
+import { sendMerchantLogin } from '../common/read/merchantLogin';
+import { defineOperation } from '../common/define/operation';
 
 // The v4 status query (RSA-SHA256, JSON reply): the merchant login goes in the body beside the order IDs.
 // api_v4_status: the gateway order ID may be left out when the merchant order ID names one order only.

@@ -1,4 +1,4 @@
-import { defineResource } from '../common/operation';
+import { defineResource } from '../common/define/operation';
 
 import getMany from './getMany.operation';
 import getStatus from './getStatus.operation';

@@ -14,9 +14,9 @@ import { comparableName } from '../../../shared/protocol/names';
 import { replyRecord } from '../../../shared/protocol/reply';
 import type { ReportTransaction } from '../../../shared/protocol/report';
 import { merchantCredentials, withInputErrors } from '../../../shared/transport';
-import { learnStatus } from '../common/delivery';
-import { sameForEveryItem } from '../common/oncePerRun';
-import { defineOperation } from '../common/operation';
+import { learnStatus } from '../common/send/delivery';
+import { sameForEveryItem } from '../common/read/oncePerRun';
+import { defineOperation } from '../common/define/operation';
 
 import {
 	createdRangeParameters,

@@ -1,4 +1,4 @@
-import { defineOperation } from '../common/operation';
+import { defineOperation } from '../common/define/operation';
 import { SENDING_CARD, eligibilityRequest } from './panEligibility';
 
 // Asks whether a card may send transfers (HMAC-signed); no money moves.

@@ -1,4 +1,4 @@
-import { defineOperation } from '../common/operation';
+import { defineOperation } from '../common/define/operation';
 import { RECEIVING_CARD, SENDING_CARD, eligibilityRequest } from './panEligibility';
 
 // Asks about both cards of a transfer in one request (HMAC-signed); no money moves.

@@ -1,4 +1,4 @@
-import { defineOperation } from '../common/operation';
+import { defineOperation } from '../common/define/operation';
 import { RECEIVING_CARD, eligibilityRequest } from './panEligibility';
 
 // Asks whether a card may receive transfers (HMAC-signed); no money moves.

@@ -1,4 +1,4 @@
-import { defineResource } from '../common/operation';
+import { defineResource } from '../common/define/operation';
 
 import checkPanEligibility from './checkPanEligibility.operation';
 import checkPanEligibilityBoth from './checkPanEligibilityBoth.operation';

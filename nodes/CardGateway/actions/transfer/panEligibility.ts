@@ -12,8 +12,8 @@ import {
 	serverCallbackUrl,
 	wire,
 	type Field,
-} from '../common/fields';
-import type { RequestShape } from '../common/requests';
+} from '../common/core/fields';
+import type { RequestShape } from '../common/define/requests';
 
 /** One card a PAN eligibility check asks about: stored (a top-level parameter) or typed (Additional Fields). */
 interface CheckedCard {

@@ -10,9 +10,9 @@ import {
 	orderDescription,
 	redirectUrl,
 	sourceRecurringPaymentId,
-} from '../common/fields';
-import { transferEnds } from '../common/destinations';
-import { defineOperation } from '../common/operation';
+} from '../common/core/fields';
+import { transferEnds } from '../common/define/destinations';
+import { defineOperation } from '../common/define/operation';
 
 // Card to card (v4, RSA): a source card (data or stored) and a destination card (number or stored).
 export default defineOperation({

@@ -1,5 +1,5 @@
-import { defineOperation } from '../common/operation';
-import { TRANSFER_BY_REFERENCE } from '../common/requests';
+import { defineOperation } from '../common/define/operation';
+import { TRANSFER_BY_REFERENCE } from '../common/define/requests';
 
 // Between stored cards (v4, RSA).
 export default defineOperation({

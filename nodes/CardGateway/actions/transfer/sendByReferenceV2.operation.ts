@@ -1,6 +1,6 @@
-import { ipAddress } from '../common/fields';
-import { defineOperation } from '../common/operation';
-import { TRANSFER_BY_REFERENCE } from '../common/requests';
+import { ipAddress } from '../common/core/fields';
+import { defineOperation } from '../common/define/operation';
+import { TRANSFER_BY_REFERENCE } from '../common/define/requests';
 
 // Between stored cards (v2, SHA-1 control over login, order, both card references, amount and
 // currency). The vendor's PHP library (TransferByRefQuery) requires the payer's IP address here.

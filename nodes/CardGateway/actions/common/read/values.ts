@@ -1,8 +1,8 @@
-import { parseAmount, parseCurrency } from '../../../shared/protocol/amount';
-import { GatewayInputError } from '../../../shared/protocol/errors';
-import { luhnValid } from '../../../shared/protocol/masking';
+import { parseAmount, parseCurrency } from '../../../../shared/protocol/amount';
+import { GatewayInputError } from '../../../../shared/protocol/errors';
+import { luhnValid } from '../../../../shared/protocol/masking';
 
-import type { Check, Field } from './fields';
+import type { Check, Field } from '../core/fields';
 
 // Control characters other than tab, line feed and carriage return.
 // eslint-disable-next-line no-control-regex

@@ -1,18 +1,19 @@
 import { sleep, type IExecuteFunctions } from 'n8n-workflow';
 
-import { withMoneyEffect } from '../../../shared/moneyEffect';
-import { sameAmount } from '../../../shared/protocol/amount';
-import { STATUS_QUERIES, type OperationId } from '../../../shared/protocol/catalogue';
+import { withMoneyEffect } from '../../../../shared/moneyEffect';
+import { sameAmount } from '../../../../shared/protocol/amount';
+import { STATUS_QUERIES } from '../../../../shared/protocol/catalogue';
 import {
 	isOrderNotFound,
 	refusalSaysNoSuchOrder,
 	replyRecord,
 	type GatewayReply,
-} from '../../../shared/protocol/reply';
-import type { GatewayFailure } from '../../../shared/protocol/reply';
-import { gatewayRequest, type GatewayCall, type GatewayOutcome } from '../../../shared/transport';
+} from '../../../../shared/protocol/reply';
+import { gatewayRequest, type GatewayCall, type GatewayOutcome } from '../../../../shared/transport';
 
-import { factsOf } from './facts';
+import type { Delivered, DeliveryNotes, Delivery, StatusKnowledge } from '../core/delivery';
+import { factsOf } from '../core/facts';
+import { isFinal, needsThreeDSecure } from '../core/statuses';
 import {
 	finalStatusUnknown,
 	followUpLost,
@@ -23,46 +24,12 @@ import {
 	notResent,
 	otherOrderError,
 	refusedError,
-} from './messages';
-import { isFinal, needsThreeDSecure, type DeliveryNotes } from './output';
+} from './errors';
 
 /** Pauses between status queries that learn what became of a request whose reply was lost. */
 const STATUS_RETRY_DELAYS_MS = [500, 1000, 2000];
+
 const MAX_POLL_PAUSE_MS = 30_000;
-
-export interface DeliveryPlan {
-	itemIndex: number;
-	/** Operation name for messages, e.g. "Payment → Sale". */
-	label: string;
-	login: string;
-	/** The merchant order ID sent (the key for status queries). */
-	clientOrderId?: string;
-	/** The gateway order ID sent (follow-ups). */
-	orderId?: string;
-	/** The operation sent: what it does to money and which status query finds it are read from the catalogue. */
-	operation: OperationId;
-	/** What the request acts on, for messages when it names no order (a recurring payment). */
-	target?: string;
-	/** What a new order was asked to move: a reply about a different amount is an older order. */
-	requested?: { amounts: readonly string[]; currency?: string };
-}
-
-export interface Delivered {
-	reply: GatewayReply;
-	notes: DeliveryNotes;
-	/** The serial number the gateway gave this request: a status reply naming it is about this very transaction. */
-	serial?: string;
-	/** The reply is the gateway's answer to this request itself, not a status of the order. */
-	direct: boolean;
-	/** The order's status once this request's own transaction was approved (what is left on it). */
-	orderAfter?: GatewayReply;
-}
-
-export type StatusKnowledge =
-	| { kind: 'found'; reply: GatewayReply }
-	| { kind: 'notFound'; reply: GatewayReply }
-	/** `refusal`: the gateway itself refused the status query (its message and code). */
-	| { kind: 'unknown'; reason: string; refusal?: GatewayFailure };
 
 /**
  * Sends a request once and makes sure a lost reply never turns into a second charge: for
@@ -70,34 +37,38 @@ export type StatusKnowledge =
  * the order is the request resent (once, with the same merchant order ID), unless it is never resent
  * (facts.ts): then its outcome is reported as unknown.
  */
-export async function deliver(ctx: IExecuteFunctions, call: GatewayCall, plan: DeliveryPlan): Promise<Delivered> {
-	const facts = factsOf(plan);
+export async function deliver(ctx: IExecuteFunctions, call: GatewayCall, delivery: Delivery): Promise<Delivered> {
+	const facts = factsOf(delivery);
 	const first = await send(ctx, call);
 	if (first.kind !== 'lost' || first.nothingSent || !facts.money.moves)
-		return answered(matchingOrder(ctx, plan, settle(ctx, first, plan)), {});
+		return answered(matchingOrder(ctx, delivery, settle(ctx, first, delivery)), {});
 
-	const knowledge = await learnStatus(ctx, call, plan);
-	if (!facts.statusConfirms) throw followUpLost(ctx, plan, first, knowledge);
+	const knowledge = await learnStatus(ctx, call, delivery);
+	if (!facts.statusConfirms) throw followUpLost(ctx, delivery, first, knowledge);
 	if (knowledge.kind === 'found')
-		return { reply: matchingOrder(ctx, plan, knowledge.reply), notes: { recoveredFromLostReply: true }, direct: false };
-	if (knowledge.kind === 'unknown') throw moneyMayHaveMoved(ctx, plan, first, knowledge.reason);
-	if (facts.neverResent) throw notResent(ctx, plan, first);
+		return {
+			reply: matchingOrder(ctx, delivery, knowledge.reply),
+			notes: { recoveredFromLostReply: true },
+			direct: false,
+		};
+	if (knowledge.kind === 'unknown') throw moneyMayHaveMoved(ctx, delivery, first, knowledge.reason);
+	if (facts.neverResent) throw notResent(ctx, delivery, first);
 	// A refusal of the signature will not change by resending; the gateway confirmed it has no order.
-	if (isSignatureRefusal(first)) throw notReceived(ctx, plan, first, 'once');
+	if (isSignatureRefusal(first)) throw notReceived(ctx, delivery, first, 'once');
 
 	// The gateway has no such order: the request never arrived. Resend once, same order ID.
 	const second = await send(ctx, call);
 	if (second.kind !== 'lost')
-		return answered(matchingOrder(ctx, plan, settle(ctx, second, plan)), { resentAfterLostReply: true });
-	const after = await learnStatus(ctx, call, plan);
+		return answered(matchingOrder(ctx, delivery, settle(ctx, second, delivery)), { resentAfterLostReply: true });
+	const after = await learnStatus(ctx, call, delivery);
 	if (after.kind === 'found')
 		return {
-			reply: matchingOrder(ctx, plan, after.reply),
+			reply: matchingOrder(ctx, delivery, after.reply),
 			notes: { recoveredFromLostReply: true, resentAfterLostReply: true },
 			direct: false,
 		};
-	if (after.kind === 'unknown') throw moneyMayHaveMoved(ctx, plan, second, after.reason);
-	throw notReceived(ctx, plan, second, 'on two attempts');
+	if (after.kind === 'unknown') throw moneyMayHaveMoved(ctx, delivery, second, after.reason);
+	throw notReceived(ctx, delivery, second, 'on two attempts');
 }
 
 function answered(reply: GatewayReply, notes: DeliveryNotes): Delivered {
@@ -120,7 +91,7 @@ async function send(ctx: IExecuteFunctions, call: GatewayCall): Promise<GatewayO
 export async function waitForFinalStatus(
 	ctx: IExecuteFunctions,
 	call: GatewayCall,
-	plan: DeliveryPlan,
+	delivery: Delivery,
 	delivered: Delivered,
 	limits: { maxWaitSeconds: number; pollIntervalSeconds: number },
 ): Promise<Delivered> {
@@ -128,9 +99,9 @@ export async function waitForFinalStatus(
 	const notes = { ...delivered.notes };
 	const named = replyRecord(reply);
 	const ids = {
-		...plan,
-		clientOrderId: named.clientOrderId || plan.clientOrderId,
-		orderId: named.orderId || plan.orderId,
+		...delivery,
+		clientOrderId: named.clientOrderId || delivery.clientOrderId,
+		orderId: named.orderId || delivery.orderId,
 	};
 	const deadline = Date.now() + limits.maxWaitSeconds * 1000;
 	let pause = Math.min(limits.pollIntervalSeconds * 1000, MAX_POLL_PAUSE_MS);
@@ -147,19 +118,19 @@ export async function waitForFinalStatus(
 			// (reliability campaign 1), so say plainly that the outcome is unknown and whether money may have moved.
 			throw finalStatusUnknown(
 				ctx,
-				plan,
+				delivery,
 				ids.clientOrderId,
 				reply,
 				knowledge.kind === 'unknown' ? knowledge.reason : 'the gateway did not find the order',
 			);
 		}
-		reply = matchingOrder(ctx, plan, knowledge.reply);
+		reply = matchingOrder(ctx, delivery, knowledge.reply);
 		direct = false;
 	}
 	// A status about this request's own transaction (by its serial number) names that transaction's amount;
 	// the order's own status (what the output summarises, what is left on it) is one more query away.
 	const ownTransaction = !!delivered.serial && replyRecord(reply).requestSerialNumber === delivered.serial;
-	if (ownTransaction && factsOf(plan).money.confirmation === 'serial') {
+	if (ownTransaction && factsOf(delivery).money.confirmation === 'serial') {
 		const order = await learnStatus(ctx, call, ids);
 		if (order.kind === 'found') return { ...delivered, reply, notes, direct, orderAfter: order.reply };
 	}
@@ -168,31 +139,31 @@ export async function waitForFinalStatus(
 
 /**
  * Asks the gateway for the order (by merchant order ID, plus the gateway ID when known) with the
- * status query that finds what the plan's operation made (v2 or v4), retrying the query itself
+ * status query that finds what the delivery's operation made (v2 or v4), retrying the query itself
  * while no gateway reply comes back. With `serial`, the v2 query asks about that very transaction.
  */
 export async function learnStatus(
 	ctx: IExecuteFunctions,
 	call: Pick<GatewayCall, 'endpoint' | 'timeoutMs'>,
-	plan: Pick<DeliveryPlan, 'operation' | 'itemIndex' | 'login' | 'clientOrderId' | 'orderId'>,
+	delivery: Pick<Delivery, 'operation' | 'itemIndex' | 'login' | 'clientOrderId' | 'orderId'>,
 	serial?: string,
 ): Promise<StatusKnowledge> {
-	const { statusQuery } = factsOf(plan);
+	const { statusQuery } = factsOf(delivery);
 	if (!statusQuery) return { kind: 'unknown', reason: 'no status query finds what this operation makes' };
-	if (!plan.clientOrderId) return { kind: 'unknown', reason: 'no merchant order ID to ask about' };
+	if (!delivery.clientOrderId) return { kind: 'unknown', reason: 'no merchant order ID to ask about' };
 	// Each status query finds an order by the merchant order ID alone (catalogue: STATUS_QUERIES).
 	const { bySerial, noSuchOrderRefusal } = STATUS_QUERIES[statusQuery];
 	const query: GatewayCall = {
 		operation: statusQuery,
 		fields: [
-			['login', plan.login],
-			['client_orderid', plan.clientOrderId],
-			['orderid', plan.orderId ?? ''],
+			['login', delivery.login],
+			['client_orderid', delivery.clientOrderId],
+			['orderid', delivery.orderId ?? ''],
 			...(serial && bySerial ? [['by-request-sn', serial] as const] : []),
 		],
 		endpoint: call.endpoint,
 		timeoutMs: call.timeoutMs,
-		itemIndex: plan.itemIndex,
+		itemIndex: delivery.itemIndex,
 	};
 	let reason = '';
 	for (let attempt = 0; attempt <= STATUS_RETRY_DELAYS_MS.length; attempt++) {
@@ -209,7 +180,7 @@ export async function learnStatus(
 			reason = `the status query got no gateway reply either (${outcome.what})`;
 			continue;
 		}
-		if (outcome.failure && refusalSaysNoSuchOrder(outcome.reply, noSuchOrderRefusal, plan.orderId))
+		if (outcome.failure && refusalSaysNoSuchOrder(outcome.reply, noSuchOrderRefusal, delivery.orderId))
 			return { kind: 'notFound', reply: outcome.reply };
 		if (outcome.failure)
 			return {
@@ -224,11 +195,11 @@ export async function learnStatus(
 }
 
 /** A reply the caller can use, or the error n8n shows (marked with what it means for the money). */
-function settle(ctx: IExecuteFunctions, outcome: GatewayOutcome, plan: DeliveryPlan): GatewayReply {
-	if (outcome.kind === 'lost') throw lostReplyError(ctx, plan, outcome);
+function settle(ctx: IExecuteFunctions, outcome: GatewayOutcome, delivery: Delivery): GatewayReply {
+	if (outcome.kind === 'lost') throw lostReplyError(ctx, delivery, outcome);
 	const { reply, failure } = outcome;
 	if (!failure || isStatusOutcome(reply, failure.kind)) return reply;
-	throw refusedError(ctx, plan, failure);
+	throw refusedError(ctx, delivery, failure);
 }
 
 /** A refused request that still reports an order status (a decline in JSON mode) is an outcome. */
@@ -241,12 +212,12 @@ function isStatusOutcome(reply: GatewayReply, kind: string): boolean {
  * A reply about the same order ID but another amount or currency is an older order under that ID
  * (a replay), never the approval of this request.
  */
-export function matchingOrder(ctx: IExecuteFunctions, plan: DeliveryPlan, reply: GatewayReply): GatewayReply {
-	const { requested } = plan;
+export function matchingOrder(ctx: IExecuteFunctions, delivery: Delivery, reply: GatewayReply): GatewayReply {
+	const { requested } = delivery;
 	if (!requested) return reply;
 	const { amount, currency } = replyRecord(reply);
 	const otherAmount = !!amount && !requested.amounts.some((sent) => sameAmount(sent, amount));
 	const otherCurrency = !!currency && !!requested.currency && currency.trim().toUpperCase() !== requested.currency;
 	if (!otherAmount && !otherCurrency) return reply;
-	throw otherOrderError(ctx, plan, reply, requested);
+	throw otherOrderError(ctx, delivery, reply, requested);
 }

@@ -1,4 +1,4 @@
-import { GatewayInputError } from '../../../shared/protocol/errors';
+import { GatewayInputError } from '../../../../shared/protocol/errors';
 
 import {
 	CALLBACKS,
@@ -30,10 +30,10 @@ import {
 	redirectUrl,
 	routingNumber,
 	sourceCardReferenceId,
-} from './fields';
+} from '../core/fields';
 import { PAYOUT_DESTINATION_HEADING, payoutDestination } from './destinations';
-import type { Field } from './fields';
-import type { CheckedValues, OperationSpec } from './operation';
+import type { Field } from '../core/fields';
+import type { CheckedValues, OperationSpec } from '../core/operation';
 
 /** The request shape several operations share: which fields, and how the order is treated. */
 export type RequestShape = Pick<OperationSpec, 'required' | 'main' | 'optional' | 'waitable' | 'refine'>;

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INode, NodeParameterValueType } from 'n8n-workflow';
 
-import { perRun } from '../../../shared/perRun';
+import { perRun } from '../../../../shared/perRun';
 
 /**
  * Parameter reads of one run of the node. n8n resolves a parameter on every read (expressions in an

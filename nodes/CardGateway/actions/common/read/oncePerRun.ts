@@ -1,6 +1,6 @@
 import { NodeOperationError, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
-import { withMoneyEffect } from '../../../shared/moneyEffect';
+import { withMoneyEffect } from '../../../../shared/moneyEffect';
 
 /**
  * An operation that runs once for all items reads its parameters at item 0; a parameter whose

@@ -1,10 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { replyRecord, type GatewayReply } from '../../../shared/protocol/reply';
-import type { FieldName } from '../../../shared/protocol/vocabulary';
+import { replyRecord, type GatewayReply } from '../../../../shared/protocol/reply';
+import type { FieldName } from '../../../../shared/protocol/vocabulary';
 
-/** Statuses after which an order no longer changes by itself. */
-export const FINAL_STATUSES: ReadonlySet<string> = new Set(['approved', 'declined', 'filtered', 'error', 'unknown']);
+import type { DeliveryNotes } from '../core/delivery';
+import { isFinal, needsThreeDSecure } from '../core/statuses';
 
 /** Output key ← the field of the reply's record (vocabulary.ts declares its spellings in both reply formats and both API generations). */
 const SUMMARY: ReadonlyArray<readonly [string, FieldName]> = [
@@ -37,26 +37,6 @@ const SUMMARY: ReadonlyArray<readonly [string, FieldName]> = [
 	['bankMessage', 'bankMessage'],
 	['endpointId', 'endpointId'],
 ];
-
-export function isFinal(reply: GatewayReply): boolean {
-	return FINAL_STATUSES.has(replyRecord(reply).status ?? '');
-}
-
-/** The order waits for the customer at the issuer's 3-D Secure page. */
-export function needsThreeDSecure(reply: GatewayReply): boolean {
-	// `redirect-to` only: `redirect-url` is where a hosted form lives, not the issuer's 3-D Secure page.
-	const { fields } = reply;
-	return !isFinal(reply) && !!(replyRecord(reply).html || fields['redirect-to']);
-}
-
-/** Facts about how the reply was obtained, added to the output. */
-export interface DeliveryNotes {
-	recoveredFromLostReply?: boolean;
-	resentAfterLostReply?: boolean;
-	waitTimedOut?: boolean;
-	/** The gateway had the order before this run: nothing was sent. */
-	alreadyExisted?: boolean;
-}
 
 /**
  * The normalised output: camelCase summary of the reply (status, ids, 3-D Secure data, errors),

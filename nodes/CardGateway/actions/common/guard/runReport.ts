@@ -1,10 +1,10 @@
 import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
-import { MONEY_EFFECT_WORDS, moneyEffectOf, severity, type MoneyEffect } from '../../../shared/moneyEffect';
+import { MONEY_EFFECT_WORDS, moneyEffectOf, severity, type MoneyEffect } from '../../../../shared/moneyEffect';
 
-import type { OperationSpec } from './operation';
-import { readAhead } from './parameters';
-import { asText, isEmpty } from './values';
+import type { OperationSpec } from '../core/operation';
+import { readAhead } from '../read/parameters';
+import { asText, isEmpty } from '../read/values';
 
 /** What became of one item of a run. */
 export type ItemOutcome = { index: number; output: IDataObject } | { index: number; error: Error };

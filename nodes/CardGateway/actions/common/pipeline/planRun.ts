@@ -5,20 +5,21 @@
 // under one approval finds its orders at the gateway; a follow-up finds its order changed.
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { withMoneyEffect } from '../../../shared/moneyEffect';
-import { perRun } from '../../../shared/perRun';
-import { buildGatewayRequest, merchantCredentials } from '../../../shared/transport';
+import { withMoneyEffect } from '../../../../shared/moneyEffect';
+import { perRun } from '../../../../shared/perRun';
+import { buildGatewayRequest, merchantCredentials } from '../../../../shared/transport';
 
-import type { StatusKnowledge } from './delivery';
-import { rehearse } from './dryRun';
-import { factsOf } from './facts';
-import { runSettings } from './limits';
-import { planDiffers, planItemMissing, planOrderMoved } from './messages';
-import { oneAtATime } from './oneAtATime';
-import { orderBefore, prepareItem, type OperationSpec, type PreparedItem } from './operation';
-import { runOptions, storedOptions } from './options';
-import { deriveOrderIdsFromPlan } from './orderIds';
-import { nodeParameter } from './parameters';
+import type { StatusKnowledge } from '../core/delivery';
+import { rehearse } from '../rehearse/dryRun';
+import { factsOf } from '../core/facts';
+import { runSettings } from '../read/runSettings';
+import { planDiffers, planItemMissing, planOrderMoved } from './planMessages';
+import { oneAtATime } from '../guard/oneAtATime';
+import { orderBefore, prepareItem, type PreparedItem } from './item';
+import type { OperationSpec } from '../core/operation';
+import { runOptions, storedOptions } from '../read/options';
+import { deriveOrderIdsFromPlan } from '../read/orderIds';
+import { nodeParameter } from '../read/parameters';
 import {
 	approvalRefusal,
 	isPlanEntry,
@@ -30,7 +31,7 @@ import {
 	planSummary,
 	requestDigestOf,
 	type PlanEntry,
-} from './plan';
+} from '../rehearse/plan';
 
 /** One item as planned: ready to rehearse or send, or the error it failed with (nothing was sent). */
 type PlannedItem = { prepared: PreparedItem; before?: StatusKnowledge; entry: PlanEntry } | { error: Error };
@@ -40,7 +41,7 @@ export interface RunPlan {
 	/** The plan ID the run is bound to (a real run only). */
 	approvedPlanId?: string;
 	items: PlannedItem[];
-	/** Null when an item could not be planned, or the plan is not offered for approval (plan.ts, approvalRefusal). */
+	/** Null when an item could not be planned, or the plan is not offered for approval (rehearse/plan.ts, approvalRefusal). */
 	planId: string | null;
 	summary: IDataObject;
 }
@@ -71,7 +72,7 @@ async function makeRunPlan(
 		const { dryRun } = runSettings(ctx, itemIndex);
 		const first = runOptions(nodeParameter(ctx, 'options', 0, {}) as IDataObject, storedOptions(ctx));
 		if (!dryRun && !first.approvedPlanId) return undefined;
-		// A dry run draws its nonce; a bound run takes the approved plan's (options.ts read its format).
+		// A dry run draws its nonce; a bound run takes the approved plan's (read/planId.ts spells its format).
 		const nonce = dryRun ? newPlanNonce() : (planNonceOf(first.approvedPlanId) ?? '');
 		deriveOrderIdsFromPlan(ctx, nonce, !dryRun);
 		const count = ctx.getInputData().length;
@@ -94,8 +95,8 @@ async function makeRunPlan(
 async function planItem(ctx: IExecuteFunctions, spec: OperationSpec, itemIndex: number): Promise<PlannedItem> {
 	try {
 		const prepared = await prepareItem(ctx, spec, itemIndex);
-		const { request, run, call, plan } = prepared;
-		const before = await orderBefore(ctx, spec, request, { ...run, dryRun: true }, call, plan);
+		const { request, run, call, delivery } = prepared;
+		const before = await orderBefore(ctx, spec, request, { ...run, dryRun: true }, call, delivery);
 		const built = await buildGatewayRequest(ctx, call);
 		const { controlKey, login } = built.credentials;
 		const requestDigest = requestDigestOf(controlKey, {
@@ -112,7 +113,7 @@ async function planItem(ctx: IExecuteFunctions, spec: OperationSpec, itemIndex: 
 				values: request.values,
 				clientOrderId: request.clientOrderId,
 				generatedOrderId: request.generatedOrderId,
-				target: plan.target,
+				target: delivery.target,
 				order: before,
 				requestDigest,
 			}),
@@ -146,12 +147,12 @@ export async function rehearsePlanned(
 ): Promise<IDataObject> {
 	const item = runPlan.items[itemIndex];
 	if ('error' in item) throw item.error;
-	const { request, call, plan } = item.prepared;
+	const { request, call, delivery } = item.prepared;
 	const rehearsal = await rehearse(
 		ctx,
 		{ label: spec.label, gateway: spec.gateway, values: request.values, generatedOrderId: request.generatedOrderId },
 		call,
-		plan,
+		delivery,
 		item.before,
 	);
 	return { ...rehearsal, planId: runPlan.planId, planned: { ...item.entry }, planSummary: runPlan.summary };
@@ -164,7 +165,7 @@ export async function rehearsePlanned(
  *
  * Two runs under one approval at once (Execute clicked twice) both find the plan unchanged. Their
  * items on one order then take turns in this n8n process: a new order's second turn finds the order
- * at the gateway (operation.ts asks before sending), a follow-up's second turn finds its order no
+ * at the gateway (item.ts asks before sending), a follow-up's second turn finds its order no
  * longer as planned and is refused here, nothing sent.
  */
 export async function runBound(
@@ -175,17 +176,20 @@ export async function runBound(
 	send: (prepared: PreparedItem) => Promise<IDataObject>,
 ): Promise<IDataObject> {
 	const prepared = boundItem(ctx, spec, runPlan, itemIndex);
-	const { request, run, call, plan } = prepared;
+	const { request, run, call, delivery } = prepared;
 	const record = planRecord(runPlan, itemIndex);
-	if (!factsOf(plan).money.followUp) return { ...(await send(prepared)), ...record };
-	// Its own turn, around operation.ts's (which a run without a plan takes too): the check and the send in one.
-	return await oneAtATime(`plan\u0000${plan.login}\u0000${plan.clientOrderId ?? plan.target ?? ''}`, async () => {
-		const entry = record.planned as PlanEntry;
-		const now = orderStateOf(await orderBefore(ctx, spec, request, { ...run, dryRun: true }, call, plan), false);
-		if (now !== entry.orderState)
-			throw planOrderMoved(ctx, spec.label, itemIndex, runPlan.approvedPlanId ?? '', entry, now);
-		return { ...(await send(prepared)), ...record };
-	});
+	if (!factsOf(delivery).money.followUp) return { ...(await send(prepared)), ...record };
+	// Its own turn, around item.ts's (which a run without a plan takes too): the check and the send in one.
+	return await oneAtATime(
+		`plan\u0000${delivery.login}\u0000${delivery.clientOrderId ?? delivery.target ?? ''}`,
+		async () => {
+			const entry = record.planned as PlanEntry;
+			const now = orderStateOf(await orderBefore(ctx, spec, request, { ...run, dryRun: true }, call, delivery), false);
+			if (now !== entry.orderState)
+				throw planOrderMoved(ctx, spec.label, itemIndex, runPlan.approvedPlanId ?? '', entry, now);
+			return { ...(await send(prepared)), ...record };
+		},
+	);
 }
 
 function boundItem(ctx: IExecuteFunctions, spec: OperationSpec, runPlan: RunPlan, itemIndex: number): PreparedItem {

@@ -1,16 +1,13 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { MoneyEffect } from '../../../shared/moneyEffect';
-import { OPERATIONS, type OperationId } from '../../../shared/protocol/catalogue';
-import { maskPan } from '../../../shared/protocol/masking';
-import { MONEY_ACTIONS, type MoneyActionFacts } from '../../../shared/protocol/money';
-import { replyRecord } from '../../../shared/protocol/reply';
+import type { MoneyEffect } from '../../../../shared/moneyEffect';
+import { OPERATIONS, type OperationId } from '../../../../shared/protocol/catalogue';
+import { MONEY_ACTIONS, type MoneyActionFacts } from '../../../../shared/protocol/money';
+import { replyRecord } from '../../../../shared/protocol/reply';
 
-import type { Delivered, StatusKnowledge } from './delivery';
-import { needsThreeDSecure } from './output';
-
-/** What was sent, by parameter name (checked wire values). */
-export type SentValues = Readonly<Record<string, string | undefined>>;
+import type { Delivered, StatusKnowledge } from '../core/delivery';
+import { needsThreeDSecure } from '../core/statuses';
+import { destinationOf, type SentValues } from '../read/destination';
 
 /**
  * What THIS request did to the money, from what was sent and what the gateway replied: the amount
@@ -126,14 +123,4 @@ function movedAmount(delivered: Delivered, sent: SentValues): string | undefined
 
 function money(amount: string, currency: string): string {
 	return currency ? `${amount} ${currency}` : amount;
-}
-
-/** Where a payout or transfer goes, masked (a card number shows its first 6 and last 4 digits at most). */
-export function destinationOf(sent: SentValues): string | undefined {
-	const card = sent.destinationCardNumber || sent.cardNumber;
-	if (card) return `card ${maskPan(card)}`;
-	if (sent.accountNumber) return `bank account ending ${sent.accountNumber.slice(-4)}`;
-	const reference = sent.destinationCardReferenceId || sent.destinationRecurringPaymentId;
-	if (reference) return `stored card ${reference}`;
-	return undefined;
 }

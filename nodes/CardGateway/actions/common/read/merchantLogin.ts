@@ -1,6 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import type { PrepareStep } from './operation';
+import type { PrepareStep } from '../core/operation';
 
 /**
  * The V4 calls whose pages list the merchant's `login` among the body fields (api_v4_status,

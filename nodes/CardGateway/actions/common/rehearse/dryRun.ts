@@ -1,14 +1,15 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { amountUnits } from '../../../shared/protocol/amount';
-import { OPERATIONS, type OperationId } from '../../../shared/protocol/catalogue';
-import { MONEY_ACTIONS, type MoneyActionFacts } from '../../../shared/protocol/money';
-import { replyRecord, type GatewayReply } from '../../../shared/protocol/reply';
-import { maskSensitive } from '../../../shared/protocol/masking';
-import { buildGatewayRequest, type GatewayCall } from '../../../shared/transport';
+import { amountUnits } from '../../../../shared/protocol/amount';
+import { OPERATIONS, type OperationId } from '../../../../shared/protocol/catalogue';
+import { MONEY_ACTIONS, type MoneyActionFacts } from '../../../../shared/protocol/money';
+import { replyRecord, type GatewayReply } from '../../../../shared/protocol/reply';
+import { maskSensitive } from '../../../../shared/protocol/masking';
+import { buildGatewayRequest, type GatewayCall } from '../../../../shared/transport';
 
-import type { DeliveryPlan, StatusKnowledge } from './delivery';
-import { admit, hasLimits, runSettings, stakeOf, type Stake } from './limits';
+import type { Delivery, StatusKnowledge } from '../core/delivery';
+import { admit, hasLimits, stakeOf, type Stake } from '../guard/limits';
+import { runSettings } from '../read/runSettings';
 
 const SIGNING: Record<string, string> = {
 	control: 'control (SHA-1): computed, not shown',
@@ -32,7 +33,7 @@ export async function rehearse(
 	ctx: IExecuteFunctions,
 	item: Rehearsal,
 	call: GatewayCall,
-	plan: DeliveryPlan,
+	delivery: Delivery,
 	order: StatusKnowledge | undefined,
 ): Promise<IDataObject> {
 	const built = await buildGatewayRequest(ctx, call);
@@ -48,17 +49,17 @@ export async function rehearse(
 			signature: SIGNING[built.auth],
 			fields: maskSensitive(Object.fromEntries(built.fields)),
 		},
-		...(plan.clientOrderId ? { client_orderid: plan.clientOrderId } : {}),
-		...(plan.orderId ? { orderid: plan.orderId } : {}),
+		...(delivery.clientOrderId ? { client_orderid: delivery.clientOrderId } : {}),
+		...(delivery.orderId ? { orderid: delivery.orderId } : {}),
 		...(order ? { order: orderNow(order) } : {}),
 		moneyEffect: 'notSent',
 		wouldDo: facts.followUp
 			? followUpEffect(facts, item, stake, order)
-			: newOrderEffect(facts, item, plan, stake, order),
+			: newOrderEffect(facts, item, delivery, stake, order),
 	};
-	if (hasLimits(runSettings(ctx, plan.itemIndex))) {
+	if (hasLimits(runSettings(ctx, delivery.itemIndex))) {
 		// Counted as a real run would count it, so that the items a limit would stop show up.
-		const admission = admit(ctx, item.label, plan.itemIndex, stake);
+		const admission = admit(ctx, item.label, delivery.itemIndex, stake);
 		output.stoppedByLimit = !admission.admitted;
 		output.limits = admission.admitted
 			? 'within the spending limits'
@@ -117,13 +118,13 @@ export function followUpRefusals(
 function newOrderEffect(
 	facts: MoneyActionFacts,
 	item: Rehearsal,
-	plan: DeliveryPlan,
+	delivery: Delivery,
 	stake: Stake | { unknown: string },
 	order: StatusKnowledge | undefined,
 ): string {
 	const what = 'amount' in stake ? `${facts.verb} ${money(stake)}` : `send ${item.label}`;
-	if (!plan.clientOrderId) return `would ${what}`;
-	const sentence = `would ${what} as new order "${plan.clientOrderId}"`;
+	if (!delivery.clientOrderId) return `would ${what}`;
+	const sentence = `would ${what} as new order "${delivery.clientOrderId}"`;
 	if (item.generatedOrderId && !order)
 		return `${sentence} (an order ID drawn for this plan, new by construction: a run bound to the plan sends it, a run without "Approved Plan ID" generates another)`;
 	if (!order) return sentence;
@@ -131,5 +132,5 @@ function newOrderEffect(
 	if (order.kind === 'unknown')
 		return `${sentence} (whether the gateway already knows this order ID could not be learned: ${order.reason})`;
 	const { status, amount, currency } = replyRecord(order.reply);
-	return `would send nothing: the gateway already has an order "${plan.clientOrderId}" (status "${status || 'processing'}", ${amount ?? '?'} ${currency ?? ''}), and a real run reports that order instead of moving money again`;
+	return `would send nothing: the gateway already has an order "${delivery.clientOrderId}" (status "${status || 'processing'}", ${amount ?? '?'} ${currency ?? ''}), and a real run reports that order instead of moving money again`;
 }

@@ -17,7 +17,7 @@ import {
 	moneyEffectOf,
 	withMoneyEffect,
 	type MoneyEffect,
-} from '../../../shared/moneyEffect';
+} from '../../../../shared/moneyEffect';
 import { claimsTable, type ClaimRow, type ClaimsTable, type Filter } from './claimStore';
 
 export const LOCK_KEY = '#lock';

@@ -12,16 +12,17 @@ import { createHmac, randomBytes } from 'node:crypto';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { amountUnits, formatUnits } from '../../../shared/protocol/amount';
-import type { OperationId } from '../../../shared/protocol/catalogue';
-import { replyRecord } from '../../../shared/protocol/reply';
+import { amountUnits, formatUnits } from '../../../../shared/protocol/amount';
+import type { OperationId } from '../../../../shared/protocol/catalogue';
+import { replyRecord } from '../../../../shared/protocol/reply';
 
-import type { StatusKnowledge } from './delivery';
+import type { StatusKnowledge } from '../core/delivery';
+import { factsOf } from '../core/facts';
+import { destinationOf } from '../read/destination';
+import { lettersOf } from '../read/orderIds';
+import { DIGEST_LETTERS, NONCE_LETTERS, PLAN_ID_PATTERN } from '../read/planId';
+import { stakeOf } from '../guard/limits';
 import { followUpRefusals } from './dryRun';
-import { factsOf } from './facts';
-import { stakeOf } from './limits';
-import { destinationOf } from './moneyOutcome';
-import { lettersOf } from './orderIds';
 
 /** What one item would do to money, and the order state that relies on. Every field is part of the plan ID. */
 export interface PlanItem {
@@ -73,21 +74,9 @@ export interface SentRequest {
 	fields: ReadonlyArray<readonly [string, string]>;
 }
 
-const NONCE_LETTERS = 16;
-const DIGEST_LETTERS = 24;
 const REQUEST_DIGEST_LETTERS = 16;
 
-export const PLAN_ID_PATTERN = new RegExp(`^plan-([a-z]{${NONCE_LETTERS}})-[a-z]{${DIGEST_LETTERS}}$`);
-/** Plan IDs of the node before issue 30 ("plan-" and 32 hex digits): deterministic, bound to masked values. */
-const EARLIER_PLAN_ID = /^plan-[0-9a-f]{32}$/;
 const NO_SUCH_ORDER = 'no such order yet';
-
-/** How "Approved Plan ID" should look, for its error: an earlier version's plan ID is named as such. */
-export function planIdHint(text: string | undefined): string {
-	if (text !== undefined && EARLIER_PLAN_ID.test(text))
-		return 'it is a plan ID of an earlier version of the node, which binds neither the order IDs it generates nor full card and account numbers, so it cannot run now. Rehearse again (Dry Run) and have the new plan ID approved';
-	return 'use the planId of a dry run of these items: "plan-", 16 letters, "-" and 24 letters';
-}
 
 /** The nonce of a plan ID (as PLAN_ID_PATTERN reads it). */
 export function planNonceOf(planId: string): string | undefined {

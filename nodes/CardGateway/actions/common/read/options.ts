@@ -1,10 +1,10 @@
 import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
-import { GatewayInputError } from '../../../shared/protocol/errors';
-import { maskText } from '../../../shared/protocol/masking';
+import { GatewayInputError } from '../../../../shared/protocol/errors';
+import { maskText } from '../../../../shared/protocol/masking';
 
 import { nodeOf, nodeParameter } from './parameters';
-import { PLAN_ID_PATTERN, planIdHint } from './plan';
+import { PLAN_ID_PATTERN, planIdHint } from './planId';
 
 export const RETRY_ON_FAIL_WARNING =
 	'The node setting "Retry On Fail" must stay off for this operation (the node refuses to run with it): a blind resend can move money twice. The node already retries safely (it asks the gateway for the order status first).';
@@ -241,7 +241,7 @@ export interface RunOptions {
 }
 
 /**
- * The safety options: never from an AI model (see guards.ts); all but Act Once per Key hold for the
+ * The safety options: never from an AI model (see read/asTool.ts); all but Act Once per Key hold for the
  * whole run and are read from the first item.
  */
 export const SAFETY_OPTIONS = [
@@ -402,7 +402,7 @@ function readText(label: string, value: unknown): string | GatewayInputError {
 }
 
 /**
- * A plan ID as a dry run gives it (plan.ts: letters, any case). Set but empty is refused too: an
+ * A plan ID as a dry run gives it (read/planId.ts: letters, any case). Set but empty is refused too: an
  * approval step that lost its plan ID must not turn into a run bound to nothing.
  */
 function readPlanId(label: string, value: unknown): string | GatewayInputError {

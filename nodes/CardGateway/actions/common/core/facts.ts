@@ -1,8 +1,8 @@
-import { OPERATIONS, type OperationId, type StatusQueryId } from '../../../shared/protocol/catalogue';
-import { MONEY_ACTIONS, type MoneyAction, type MoneyActionFacts } from '../../../shared/protocol/money';
-import type { FieldRecord } from '../../../shared/protocol/vocabulary';
+import { OPERATIONS, type OperationId, type StatusQueryId } from '../../../../shared/protocol/catalogue';
+import { MONEY_ACTIONS, type MoneyAction, type MoneyActionFacts } from '../../../../shared/protocol/money';
+import type { FieldRecord } from '../../../../shared/protocol/vocabulary';
 
-import { FINAL_STATUSES } from './output';
+import { FINAL_STATUSES } from './statuses';
 
 /** What an operation does to money: its catalogue line names the action, money.ts declares the facts. */
 export function moneyFactsOf(operation: { gateway: OperationId }): MoneyActionFacts {
@@ -37,9 +37,9 @@ export function ordersOnce(operation: { gateway: OperationId }): boolean {
  */
 const NEVER_RESENT: ReadonlySet<OperationId> = new Set<OperationId>(['processRecurringPayment']);
 
-/** What the catalogue says about the plan's operation. */
-export function factsOf(plan: { operation: OperationId }) {
-	const operation = OPERATIONS[plan.operation];
+/** What the catalogue says about the delivery's operation. */
+export function factsOf(delivery: { operation: OperationId }) {
+	const operation = OPERATIONS[delivery.operation];
 	const money = MONEY_ACTIONS[operation.money];
 	/** A status that finds the order after a lost reply is this request's order (a follow-up's order existed before). */
 	const statusConfirms = !money.followUp && !!operation.statusQuery;
@@ -48,7 +48,7 @@ export function factsOf(plan: { operation: OperationId }) {
 		statusQuery: operation.statusQuery,
 		statusConfirms,
 		/** Never resent automatically: follow-ups, operations whose result no status query finds, NEVER_RESENT. */
-		neverResent: !statusConfirms || NEVER_RESENT.has(plan.operation),
+		neverResent: !statusConfirms || NEVER_RESENT.has(delivery.operation),
 		rerun: RERUN_RULES[operation.money],
 	};
 }

@@ -1,4 +1,4 @@
-import { GatewayInputError } from '../../../shared/protocol/errors';
+import { GatewayInputError } from '../../../../shared/protocol/errors';
 
 import {
 	accountNumber,
@@ -10,8 +10,8 @@ import {
 	expireYear,
 	sourceRecurringPaymentId,
 	type Field,
-} from './fields';
-import type { CheckedValues } from './operation';
+} from '../core/fields';
+import type { CheckedValues } from '../core/operation';
 
 /** One way of naming where money goes (or comes from): every field of it must be set. */
 interface Endpoint {
