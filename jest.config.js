@@ -1,6 +1,7 @@
-// Two tiers of tests, as jest projects. `npm test` (and plain `jest`) runs both;
+// Three tiers of tests, as jest projects. `npm test` (and plain `jest`) runs all of them;
+// `npm run test:fast` runs the fast tier (`jest --selectProjects fast`),
 // `npm run test:unit` runs the unit tier (`jest --selectProjects unit`, one worker per core: its
-// tests mostly wait on loopback HTTP), `npm run test:e2e` builds and runs the other.
+// tests mostly wait on loopback HTTP), `npm run test:e2e` builds and runs the e2e tier.
 //
 // How to tell a file's tier: by what it starts (test/tiers.test.ts checks it on the import graph).
 // - e2e (the real-n8n tier): a test file that starts a real n8n (e2e/n8n.js, e2e/queue.js:
@@ -9,6 +10,9 @@
 //   one, `*.e2e.<variant>.test.ts`). test/package/ is here too: it tests the package as shipped (npm
 //   pack of dist/, n8n's installer, n8n's scanner from scripts/install-scanner.sh), so it needs
 //   `npm run build` first and the scanner installed.
+// - fast: test/fast/ only. Each stage of the action pipeline alone, with a fake n8n context and a fake
+//   transport (test/support/fake-context.ts): no sandbox process, no n8n-core engine, no network
+//   (about 6 s with `npm run test:fast` on a 2-core machine).
 // - unit: every other test file. No real n8n, no browser, no services, no build: the node in
 //   n8n-core's engine in process, the sandbox gateway over loopback HTTP, the campaign slices of
 //   test/reliability/ (about 70 s with `npm run test:unit` on a 2-core machine).
@@ -32,8 +36,9 @@ module.exports = {
 			...shared,
 			displayName: 'unit',
 			testMatch: ['**/*.test.ts', '**/*.test.js'],
-			testPathIgnorePatterns: ['\\.e2e\\.[^/]*$', '<rootDir>/test/package/'],
+			testPathIgnorePatterns: ['\\.e2e\\.[^/]*$', '<rootDir>/test/package/', '<rootDir>/test/fast/'],
 		},
+		{ ...shared, displayName: 'fast', roots: ['<rootDir>/test/fast'], testMatch: ['**/*.test.ts'] },
 		{ ...shared, displayName: 'e2e', testMatch: E2E },
 	],
 };

@@ -83,18 +83,19 @@ function reach(file: string): Set<string> {
 
 const UNIT = testsOf('unit');
 const E2E = testsOf('e2e');
+const FAST = testsOf('fast');
 
 test('every test file is in exactly one tier', () => {
 	const all = walk(join(REPO, 'test'))
 		.map((file) => relative(REPO, file))
 		.filter((file) => /\.test\.(ts|js)$/.test(file));
-	expect([...UNIT, ...E2E].sort()).toEqual(all.sort());
+	expect([...UNIT, ...FAST, ...E2E].sort()).toEqual(all.sort());
 	expect(UNIT.filter((file) => E2E.includes(file))).toEqual([]);
 	expect(E2E.length).toBeGreaterThan(10);
 });
 
 test('no unit-tier test reaches a real n8n, a browser or a service', () => {
-	const offending = UNIT.flatMap((file) =>
+	const offending = [...UNIT, ...FAST].flatMap((file) =>
 		[...reach(file)].filter((target) => STARTERS.includes(target)).map((target) => `${file} → ${target}`),
 	);
 	expect(offending).toEqual([]);
