@@ -10,6 +10,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { MERCHANT, Sandbox, jsonOf, runNode } from '../support/harness';
 import { seeded, type Random } from '../support/reconcile-cases';
+import { wallParts } from '../support/wall-clock';
 
 const { hasPython3, readReport } = require('../support/report-client') as {
 	hasPython3(): boolean;
@@ -147,20 +148,7 @@ function instantIn(zone: string, wall: string): string {
 	if (!match) return `not a wall time: ${wall}`;
 	const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number);
 	const wallMs = Date.UTC(year, month - 1, day, hour, minute, second, Number((match[7] ?? '').padEnd(3, '0')));
-	const parts = Object.fromEntries(
-		new Intl.DateTimeFormat('en-GB', {
-			timeZone: zone,
-			hourCycle: 'h23',
-			year: 'numeric',
-			month: 'numeric',
-			day: 'numeric',
-			hour: 'numeric',
-			minute: 'numeric',
-			second: 'numeric',
-		})
-			.formatToParts(new Date(wallMs))
-			.map(({ type, value }) => [type, Number(value)]),
-	);
+	const parts = wallParts(zone, wallMs);
 	const offsetMs =
 		Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second) -
 		(wallMs - (wallMs % 1000));

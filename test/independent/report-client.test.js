@@ -9,6 +9,7 @@ const { describe, it, expect, beforeAll, afterAll } = require('@jest/globals');
 const { startSandbox } = require('../../sandbox');
 const { hasPython3, readReport } = require('../support/report-client');
 const { Client, MERCHANT } = require('../support/sandbox-client');
+const { wallParts } = require('../support/wall-clock');
 
 // A server zone without daylight saving, so that a wall time names one instant (UTC+3).
 const SERVER = 'Europe/Moscow';
@@ -18,17 +19,12 @@ const HISTORIES = 60;
 
 /** `YYYY-MM-DD HH:MM:SS.mmm` of an instant on a zone's wall clock (Intl, not the sandbox's code). */
 function wall(zone, ms) {
-	const format = new Intl.DateTimeFormat('en-GB', {
-		timeZone: zone,
-		hourCycle: 'h23',
-		year: 'numeric',
-		month: '2-digit',
-		day: '2-digit',
-		hour: '2-digit',
-		minute: '2-digit',
-		second: '2-digit',
-	});
-	const part = Object.fromEntries(format.formatToParts(new Date(ms)).map(({ type, value }) => [type, value]));
+	const part = Object.fromEntries(
+		Object.entries(wallParts(zone, ms)).map(([name, value]) => [
+			name,
+			String(value).padStart(name === 'year' ? 4 : 2, '0'),
+		]),
+	);
 	const millis = String(((ms % 1000) + 1000) % 1000).padStart(3, '0');
 	return `${part.year}-${part.month}-${part.day} ${part.hour}:${part.minute}:${part.second}.${millis}`;
 }

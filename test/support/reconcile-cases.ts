@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 
 import { MERCHANT, type Sandbox } from './harness';
+import { wallParts } from './wall-clock';
 
 // ---------------------------------------------------------------------------------------------
 // Seeded randomness: the same seed makes the same cases.
@@ -46,20 +47,7 @@ const decimal = (value: number): string =>
 
 /** The zone's offset from UTC at an instant, in ms (Intl's own tables). */
 function offsetMs(zone: string, ms: number): number {
-	const parts = Object.fromEntries(
-		new Intl.DateTimeFormat('en-US', {
-			timeZone: zone,
-			hourCycle: 'h23',
-			year: 'numeric',
-			month: '2-digit',
-			day: '2-digit',
-			hour: '2-digit',
-			minute: '2-digit',
-			second: '2-digit',
-		})
-			.formatToParts(new Date(ms))
-			.map((part) => [part.type, part.value]),
-	);
+	const parts = wallParts(zone, ms);
 	const wall = Date.UTC(+parts.year, +parts.month - 1, +parts.day, +parts.hour, +parts.minute, +parts.second);
 	return wall - Math.floor(ms / 1000) * 1000;
 }
