@@ -10,6 +10,7 @@ const { startSandbox } = require('../../sandbox');
 const { hasPython3, readReport } = require('../support/report-client');
 const { Client, MERCHANT } = require('../support/sandbox-client');
 const { wallParts } = require('../support/wall-clock');
+const { seeded } = require('../support/seeded');
 
 // A server zone without daylight saving, so that a wall time names one instant (UTC+3).
 const SERVER = 'Europe/Moscow';
@@ -35,16 +36,8 @@ function instant(zone, wallTime) {
 	return asUtc - (Date.parse(`${wall(zone, asUtc).replace(' ', 'T')}Z`) - asUtc);
 }
 
-/** A deterministic generator (mulberry32), so that a failure can be replayed. */
-function random(seed) {
-	let a = seed;
-	return () => {
-		a = (a + 0x6d2b79f5) | 0;
-		let t = Math.imul(a ^ (a >>> 15), 1 | a);
-		t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
+/** A deterministic generator, so that a failure can be replayed. */
+const random = seeded;
 
 // What may follow each operation, chosen so that the gateway accepts every step.
 const PLANS = {

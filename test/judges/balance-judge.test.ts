@@ -16,6 +16,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { Sandbox, runNode, type NodeRun } from '../support/harness';
 import { scaled } from '../support/time-scale';
+import { seeded } from '../support/seeded';
 
 const { Client, MERCHANT, OTHER, CARD } = require('../support/sandbox-client') as {
 	Client: new (sb: { url: string }) => {
@@ -170,14 +171,7 @@ interface Case {
 }
 
 function random(seed: number) {
-	let state = seed >>> 0;
-	const next = () => {
-		state = (state + 0x6d2b79f5) >>> 0;
-		let t = state;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
+	const next = seeded(seed);
 	const int = (below: number) => Math.floor(next() * below);
 	return {
 		int,

@@ -32,6 +32,7 @@ import { FIXTURES, type Fixture } from '../support/operation-fixtures';
 
 import { MERCHANT, OTHER_MERCHANT, PAN, PAN2, Sandbox, readKey, runNode, type NodeRun } from '../support/harness';
 import { scaled } from '../support/time-scale';
+import { seeded } from '../support/seeded';
 
 const SEED = Number(process.env.PLAN_JUDGE_SEED ?? 20261201);
 const CONCURRENCY = 12;
@@ -270,17 +271,8 @@ interface Case {
 	name: string;
 }
 
-/** mulberry32: the same cases for the same seed. */
-function random(seed: number) {
-	let state = seed >>> 0;
-	return () => {
-		state = (state + 0x6d2b79f5) >>> 0;
-		let t = state;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
+/** The same cases for the same seed. */
+const random = seeded;
 
 /** Parameter paths of a fixture's parameters: ["amount"], ["additionalFields", "cardNumber"] … */
 type Path = readonly string[];

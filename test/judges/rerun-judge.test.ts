@@ -27,6 +27,7 @@ import { FIXTURES, type Prepared } from '../support/operation-fixtures';
 import { NODE_TYPE, Sandbox, executeOn, type LedgerEntry, type SandboxRequest } from '../support/harness';
 import { freshExecutionData, retryExecutionData, workflowOf, type TestNode } from '../support/n8n';
 import { scaled } from '../support/time-scale';
+import { seeded } from '../support/seeded';
 
 const SEED = Number(process.env.RERUN_JUDGE_SEED ?? 20261130);
 const CONCURRENCY = 32;
@@ -117,17 +118,8 @@ interface Case {
 	name: string;
 }
 
-/** mulberry32: the same cases for the same seed. */
-function random(seed: number) {
-	let state = seed >>> 0;
-	return () => {
-		state = (state + 0x6d2b79f5) >>> 0;
-		let t = state;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
+/** The same cases for the same seed. */
+const random = seeded;
 
 function buildCases(): Case[] {
 	const next = random(SEED);

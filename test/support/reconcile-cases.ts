@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 
 import { MERCHANT, type Sandbox } from './harness';
+import { seeded } from './seeded';
 import { wallParts } from './wall-clock';
 
 // ---------------------------------------------------------------------------------------------
@@ -16,16 +17,7 @@ import { wallParts } from './wall-clock';
 
 export type Random = () => number;
 
-export function seeded(seed: number): Random {
-	let state = seed >>> 0;
-	return () => {
-		state = (state + 0x6d2b79f5) >>> 0;
-		let t = state;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
+export { seeded };
 
 const pick = <T>(random: Random, choices: readonly T[]): T => choices[Math.floor(random() * choices.length)];
 const chance = (random: Random, p: number) => random() < p;
