@@ -8,7 +8,9 @@ import { isOrderNotFound, replyRecord } from '../shared/protocol/reply';
 import { isFollowUpTransactionType, valuesOf, type FieldName, type FieldRecord } from '../shared/protocol/vocabulary';
 import { gatewayRequest, merchantCredentials, type GatewayOutcome } from '../shared/transport';
 import { sameAmount } from '../shared/protocol/amount';
-import { ITEM_FIELDS, normaliseStatus, safeBin, safeLastFour, typeKey, type ItemField } from './normalise';
+import { STATUS } from '../shared/protocol/statusWords';
+import { ITEM_FIELDS, normaliseStatus, safeBin, safeLastFour, type ItemField } from './normalise';
+import { typeKey } from './transactionTypes';
 
 export type ConfirmMode = 'off' | 'emitOnlyWhenConfirmed' | 'emitWithConfirmedFlag';
 
@@ -143,7 +145,7 @@ export function interpretStatusOutcome(
 	if (!status) {
 		return { kind: 'retry', reason: 'the status reply carries no status' };
 	}
-	if (status === 'processing' && claim.status !== 'processing') {
+	if (status === STATUS.processing && claim.status !== STATUS.processing) {
 		return {
 			kind: 'retry',
 			reason: `the gateway still reports the order as processing while the callback says ${claim.status || 'nothing'}`,
@@ -155,7 +157,7 @@ export function interpretStatusOutcome(
 		const value = emptyToUndefined(record[field]);
 		return value === undefined ? undefined : maskText(value, secrets);
 	};
-	if (status === 'error' && isOrderNotFound(reply)) {
+	if (status === STATUS.error && isOrderNotFound(reply)) {
 		// Some gateways answer a signed query for an unknown order with a status reply, not an error.
 		confirmation.found = false;
 		mismatches.push('order not found');

@@ -182,7 +182,7 @@ export const properties: INodeProperties[] = [
 				name: 'After the Workflow Finished',
 				value: ANSWER_GATEWAY.afterWorkflowFinished,
 				description:
-					'Answer 200 (empty body) only when the workflow finished, or 500 when it failed or its worker died, so the gateway resends the callback. Holds one connection per callback while the workflow runs.',
+					'Answer 200 (empty body) only when the workflow finished, or 500 when it failed or its worker died, so the gateway resends the callback. Holds one connection per callback while the workflow runs. Warning: a resend runs the whole workflow again. Without Act Once per Key (keyed on the item’s eventKey) on the node that moves money, a later node failing makes the gateway resend and the refund, capture or payout run again.',
 			},
 		],
 		description:

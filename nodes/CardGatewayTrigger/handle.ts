@@ -7,9 +7,10 @@ import type { IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { credentialSecrets } from '../shared/protocol/signing';
 import { readCallback } from '../shared/protocol/vocabulary';
 import { merchantCredentials } from '../shared/transport';
+import { STATUS } from '../shared/protocol/statusWords';
 import { clampTimeout, confirmWithStatusQuery, type ConfirmMode } from './confirm';
 import { readCallbackFields, type ReadOutcome } from './fields';
-import { kindOf, passesFilters, type FilterSettings } from './filters';
+import { passesFilters, type FilterSettings } from './filters';
 import {
 	callbackInWords,
 	conflictingSpellings,
@@ -62,7 +63,6 @@ export async function handleServerCallback(ctx: IWebhookFunctions): Promise<IWeb
 		verified: verification.genuine,
 		secrets,
 	});
-	if (typeof item.type === 'string') item.kind = kindOf(item.type);
 	if (
 		!passesFilters(
 			{ status: item.status as string, type: (item.type as string | undefined) ?? '' },
@@ -97,6 +97,10 @@ export async function handleServerCallback(ctx: IWebhookFunctions): Promise<IWeb
 		}
 		item.confirmed = outcome.confirmed;
 		item.confirmation = outcome.confirmation;
+		// Confirmed: the gateway said this order, status and type, so every part of eventKey is attested;
+		// the amount only where the reply could say it (never a follow-up's own: confirm.ts).
+		item.eventKeyConfirmed = outcome.confirmed;
+		item.amountConfirmed = outcome.confirmed && outcome.confirmation.amountChecked === true;
 		// A confirmed item reports only what the gateway attested; the rest stays in `raw`, as received.
 		if (outcome.confirmed)
 			for (const name of (outcome.confirmation.unchecked as string[] | undefined) ?? []) delete item[name];
@@ -156,7 +160,7 @@ export async function handleCustomerReturn(ctx: IWebhookFunctions): Promise<IWeb
 		return { noWebhookResponse: true };
 	}
 	// Only a signed "approved" reaches the success page, even with verification turned off.
-	const approved = verification.genuine && normaliseStatus(readCallback(fields).status) === 'approved';
+	const approved = verification.genuine && normaliseStatus(readCallback(fields).status) === STATUS.approved;
 	const item = normaliseCallback(fields, {
 		event: 'customerReturn',
 		method,

@@ -3,8 +3,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { maskSensitive, maskText } from '../shared/protocol/masking';
-import { comparableName } from '../shared/protocol/names';
 import { conflictOn, readCallback, spellingsOf, type FieldName } from '../shared/protocol/vocabulary';
+import { canonicalType, kindOf } from './transactionTypes';
 
 export type CallbackEvent = 'serverCallback' | 'customerReturn';
 
@@ -78,9 +78,6 @@ export function normaliseStatus(value: string | undefined): string {
 	return (value ?? '').trim().toLowerCase();
 }
 
-/** Transaction types compare without case or separators: `account-verification` = `Account Verification`. */
-export const typeKey = comparableName;
-
 /** A BIN is at most 8 leading digits; anything longer is cut back to the first 6. */
 export function safeBin(value: string): string {
 	const digits = value.replace(/\D/g, '');
@@ -101,7 +98,10 @@ export function normaliseCallback(fields: Readonly<Record<string, string>>, opti
 		status: maskText(normaliseStatus(record.status), options.secrets),
 	};
 	const type = read('type');
-	if (type !== undefined) item.type = maskText(type.trim().toLowerCase(), secrets);
+	if (type !== undefined) {
+		item.type = maskText(canonicalType(type), secrets);
+		item.kind = maskText(kindOf(type), secrets);
+	}
 	for (const name of ['orderid', 'client_orderid'] as const) item[name] = maskText(read(name) ?? '', secrets);
 	for (const name of TEXT_FIELDS) {
 		const value = read(name);
@@ -111,11 +111,29 @@ export function normaliseCallback(fields: Readonly<Record<string, string>>, opti
 	if (bin !== undefined) item.bin = safeBin(bin);
 	const lastFour = read('lastFourDigits');
 	if (lastFour !== undefined) item.lastFourDigits = safeLastFour(lastFour);
+	item.eventKey = eventKeyOf(item);
+	// Nothing is confirmed yet: a callback's type is unsigned (handle.ts sets both after a status query).
+	item.eventKeyConfirmed = options.event === 'customerReturn' && options.verified;
+	item.amountConfirmed = false;
 	item.verified = options.verified;
 	item.method = options.method.toUpperCase();
 	item.receivedAt = options.receivedAt;
 	item.raw = maskSensitive({ ...fields }, secrets) as IDataObject;
 	return item;
+}
+
+/** A customer return's third key part: it carries no type, and no canonical type has this spelling. */
+const RETURN_KEY_PART = 'customer-return';
+
+/**
+ * The event's one key, `orderid:status:type`: the gateway's order ID and the status (both signed) and
+ * the transaction type in its one spelling (canonicalType), empty when the callback names none. Every
+ * spelling of one callback gives one key; for a sale or reversal it reads as the recipe's key always
+ * did (`100001:approved:sale`), so claims made under that key still hold.
+ */
+export function eventKeyOf(item: IDataObject): string {
+	const third = item.event === 'customerReturn' ? RETURN_KEY_PART : ((item.type as string | undefined) ?? '');
+	return `${item.orderid as string}:${item.status as string}:${third}`;
 }
 
 /** A short, masked description of a request for log lines: identifiers only, never card data or keys. */

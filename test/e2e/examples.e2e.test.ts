@@ -293,7 +293,7 @@ test(
 		expect(text).toContain(`card ${CARD2.slice(0, 6)}…${CARD2.slice(-4)}`);
 		expect(text).not.toContain(CARD2);
 		expect(text).toContain(
-			'3.00 USD refunded as the callback reports; 7.00 USD left on the order, confirmed by the gateway',
+			'3.00 USD refunded as the callback reports (unconfirmed); 7.00 USD left on the order, confirmed by the gateway',
 		);
 	},
 	scaled(120_000),

@@ -1,9 +1,16 @@
 // Stage core/ alone: the one reader of money facts and the status words.
 import { OPERATIONS, type OperationId } from '../../nodes/shared/protocol/catalogue';
 import { MONEY_ACTIONS } from '../../nodes/shared/protocol/money';
-import { parseGatewayReply, replyRecord } from '../../nodes/shared/protocol/reply';
+import { notAGatewayReply, parseGatewayReply, replyRecord } from '../../nodes/shared/protocol/reply';
+import { GATEWAY_STATUSES, STATUS } from '../../nodes/shared/protocol/statusWords';
+import { TRANSACTION_STATUSES } from '../../nodes/shared/protocol/report';
 import { factsOf, moneyFactsOf, movesMoney, ordersOnce } from '../../nodes/CardGateway/actions/common/core/facts';
-import { FINAL_STATUSES, isFinal, needsThreeDSecure } from '../../nodes/CardGateway/actions/common/core/statuses';
+import {
+	FINAL_STATUSES,
+	isFinal,
+	isRefusal,
+	needsThreeDSecure,
+} from '../../nodes/CardGateway/actions/common/core/statuses';
 
 const reply = (fields: Record<string, string>) =>
 	parseGatewayReply(200, 'text/html', new URLSearchParams(fields).toString());
@@ -66,6 +73,28 @@ describe('status words', () => {
 		expect(needsThreeDSecure(reply({ type: 'status-response', status, 'redirect-to': 'https://acs.test' }))).toBe(
 			false,
 		);
+	});
+
+	test('each word is declared once (protocol/reply.ts) and every list is read from there', () => {
+		// a second opinion, spelled here: gateway-facts §5.3, §8 and the report filter of §15
+		expect(GATEWAY_STATUSES).toEqual(['approved', 'declined', 'filtered', 'processing', 'error', 'unknown']);
+		expect(Object.entries(STATUS).every(([name, word]) => name === word)).toBe(true);
+		expect([...FINAL_STATUSES]).toEqual(['approved', 'declined', 'filtered', 'error', 'unknown']);
+		expect(GATEWAY_STATUSES.filter(isRefusal)).toEqual(['declined', 'filtered', 'error']);
+		expect(TRANSACTION_STATUSES).toEqual(['approved', 'declined', 'filtered']);
+		expect([undefined, '', 'Approved', 'constructor', 'toString'].filter(isRefusal)).toEqual([]);
+	});
+
+	test('an untyped status reply counts only with a status word the gateway has', () => {
+		const untyped = (status: string) =>
+			parseGatewayReply(
+				200,
+				'application/json',
+				JSON.stringify({ status, 'paynet-order-id': '7', 'merchant-order-id': 'inv-1' }),
+			);
+		const expected = { clientOrderId: 'inv-1', orderId: '7' };
+		expect(notAGatewayReply(untyped('approved'), expected)).toBeUndefined();
+		expect(notAGatewayReply(untyped('toString'), expected)).toMatch(/status "toString" no gateway reply has/);
 	});
 
 	test('"processing" is not final; a redirect-to then means 3-D Secure, a redirect-url does not', () => {

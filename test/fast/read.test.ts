@@ -1,6 +1,6 @@
 // Stage read/ alone: options read strictly (one that cannot be read with certainty stops the item),
 // parameters read once per run, and request building (Extra Fields' refused names, generated order IDs).
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, type IDataObject } from 'n8n-workflow';
 
 import { operations } from '../../nodes/CardGateway/actions/payment';
 import { itemOptions, runOptions } from '../../nodes/CardGateway/actions/common/read/options';
@@ -52,6 +52,60 @@ describe('options', () => {
 		expect((error as Error).message).toMatch(/cannot be read.*; nothing was sent$/);
 		expect((error as NodeOperationError).description).toMatch(/Also unreadable: "/);
 		expect(sent).toEqual([]);
+	});
+
+	describe('Act Once per Key, once added, must name something', () => {
+		const label = 'Act Once per Key';
+		test.each<[string, IDataObject[string]]>([
+			['empty', ''],
+			['spaces only', '   '],
+			['undefined (an expression reading a field the item lacks)', undefined],
+			['null', null],
+			['a separator only', ':'],
+			['separators only, as a template of missing fields gives them', '::'],
+			['a dash', '-'],
+			['separators and spaces', ': :'],
+			['punctuation only', '._/#|'],
+			['not a number', NaN],
+			['an object', { orderid: 'x' }],
+		])('%s: unreadable, naming the option', (_label, value) => {
+			const options = runOptions({ actOncePerKey: value }, { actOncePerKey: '={{ $json.orderId }}' });
+			expect(options.actOncePerKey).toBe('');
+			expect(options.unreadable.map((error) => error.field)).toEqual([label]);
+			expect(options.unreadable[0].message).toMatch(
+				/^"Act Once per Key" cannot be read: .*a key needs a letter or digit/,
+			);
+		});
+
+		test.each<[IDataObject[string], string]>([
+			['ord-1:approved:sale', 'ord-1:approved:sale'],
+			['  ord-1  ', 'ord-1'],
+			[':approved:', ':approved:'],
+			['Заказ', 'Заказ'],
+			[0, '0'],
+			[42, '42'],
+		])('%j is read as the key %j', (value, key) => {
+			const options = runOptions({ actOncePerKey: value });
+			expect(options.unreadable).toEqual([]);
+			expect(options.actOncePerKey).toBe(key);
+		});
+
+		test('not added: no key, nothing unreadable', () => {
+			expect(runOptions({}, {})).toMatchObject({ actOncePerKey: '', unreadable: [] });
+		});
+
+		test('a key that reads as nothing stops the item before anything is sent', () => {
+			const { ctx, sent } = fakeContext({
+				parameters: { options: { actOncePerKey: '={{ $json.orderId }}' } },
+				resolve: () => ({ actOncePerKey: '' }),
+				items: [{ json: { orderid: 'ord-1' } }],
+			});
+			expect(() => itemOptions(ctx, 0)).toThrow(NodeOperationError);
+			expect(() => itemOptions(ctx, 0)).toThrow(
+				/^"Act Once per Key" cannot be read: it is an empty text; .*nothing was sent$/,
+			);
+			expect(sent).toEqual([]);
+		});
 	});
 
 	test('card numbers in an unreadable value are masked in the message', () => {

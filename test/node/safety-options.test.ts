@@ -269,6 +269,48 @@ describe.each([
 	});
 });
 
+describe('Act Once per Key (issue 31 item 2): a key that names nothing stops the item, it never turns the guard off', () => {
+	// The callback as the trigger emits it: lower-case field names.
+	const CALLBACK = { orderid: 'ord-1', status: 'approved', type: 'sale' };
+
+	const NAMES_NOTHING: Spelling[] = [
+		['empty', ''],
+		['spaces only', '   '],
+		['a dash', '-'],
+		['separators and spaces', ': :'],
+		['an expression reading a field the item lacks ($json.orderId, the field is orderid)', '={{ $json.orderId }}'],
+		['a template whose every field the item lacks', '={{ $json.orderId }}:{{ $json.Status }}:{{ $json.Type }}'],
+		['an expression giving "::"', '={{ "::" }}'],
+		...EXPRESSION_UNREADABLE,
+	];
+	it.each(NAMES_NOTHING)(
+		'%s: the item stops before anything is sent, naming "Act Once per Key"',
+		async (_label, actOncePerKey) => {
+			const run = await runNode(env.sb, sale(orderId('key-bad'), { actOncePerKey } as INodeParameters), {
+				input: [CALLBACK],
+			});
+			await expectStopped(run, 'Act Once per Key');
+			expect(run.error?.description).toContain('read strictly');
+		},
+	);
+
+	it('a key that names something goes on to its claim (the harness has no claims store: that stops it, no sale sent)', async () => {
+		const run = await runNode(
+			env.sb,
+			sale(orderId('key-ok'), { actOncePerKey: '={{ $json.orderid }}:{{ $json.status }}:{{ $json.type }}' }),
+			{ input: [CALLBACK] },
+		);
+		expect(run.error?.message).toMatch(/Claims Store API" credential: nothing was sent/);
+		expect(await ops()).not.toContain('sale');
+		expect(await env.sb.ledger()).toEqual([]);
+	});
+
+	it('not added: no claim, the sale is charged', async () => {
+		const id = orderId('key-none');
+		await expectCharged(await runNode(env.sb, sale(id, {}), { input: [CALLBACK] }), id);
+	});
+});
+
 describe('the other options: text is read like the value it spells, never as the default', () => {
 	it('Include Raw Reply and Wait for Final Status given as text "true" are honoured', async () => {
 		const id = orderId('text-on');

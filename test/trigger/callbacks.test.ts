@@ -110,6 +110,10 @@ describe('genuine callbacks from the sandbox', () => {
 			cardType: 'VISA',
 			bin: '444455',
 			lastFourDigits: '1111',
+			// Not confirmed: without a status query the type part of the key is the callback's word.
+			eventKey: `${orderid}:approved:sale`,
+			eventKeyConfirmed: false,
+			amountConfirmed: false,
 			verified: true,
 			method: 'GET',
 			receivedAt: expect.stringMatching(ISO_TIME),

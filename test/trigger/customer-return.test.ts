@@ -74,6 +74,10 @@ describe('customer return after a hosted form', () => {
 				orderid: sale.orderid,
 				client_orderid: sale.clientOrderId,
 				descriptor: 'CARD GATEWAY SANDBOX',
+				// Every part of a return's key is signed; a return carries no amount.
+				eventKey: `${sale.orderid}:approved:customer-return`,
+				eventKeyConfirmed: true,
+				amountConfirmed: false,
 				verified: true,
 				method: 'POST',
 				receivedAt: expect.any(String),

@@ -7,13 +7,8 @@ import { claimOf, clampTimeout, interpretStatusOutcome } from '../../nodes/CardG
 import { sameAmount } from '../../nodes/shared/protocol/amount';
 import { readCallbackFields, REQUEST_LIMITS } from '../../nodes/CardGatewayTrigger/fields';
 import { passesFilters } from '../../nodes/CardGatewayTrigger/filters';
-import {
-	logSummary,
-	normaliseCallback,
-	safeBin,
-	safeLastFour,
-	typeKey,
-} from '../../nodes/CardGatewayTrigger/normalise';
+import { logSummary, normaliseCallback, safeBin, safeLastFour } from '../../nodes/CardGatewayTrigger/normalise';
+import { canonicalType, kindOf, typeKey } from '../../nodes/CardGatewayTrigger/transactionTypes';
 import { effectivePort, redirectTarget } from '../../nodes/CardGatewayTrigger/respond';
 import { verifyCallback } from '../../nodes/CardGatewayTrigger/verify';
 import type { GatewayOutcome } from '../../nodes/shared/transport';
@@ -220,6 +215,7 @@ describe('normaliseCallback', () => {
 			event: 'serverCallback',
 			status: 'approved',
 			type: 'preauth',
+			kind: 'hold',
 			orderid: '314201',
 			client_orderid: '905',
 			amount: '10.50',
@@ -232,6 +228,9 @@ describe('normaliseCallback', () => {
 			cardType: 'VISA',
 			bin: '444455',
 			lastFourDigits: '1111',
+			eventKey: '314201:approved:preauth',
+			eventKeyConfirmed: false,
+			amountConfirmed: false,
 			verified: true,
 			method: 'GET',
 			receivedAt: '2026-11-21T10:00:00.000Z',
@@ -239,7 +238,7 @@ describe('normaliseCallback', () => {
 		});
 	});
 
-	it('falls back to merchant_order, lower-cases status and type, omits absent optional fields', () => {
+	it('falls back to merchant_order, lower-cases status, spells the type once, omits absent optional fields', () => {
 		const item = normaliseCallback(
 			{ status: ' Declined', type: 'Sale', orderid: '7', merchant_order: 'm-7', control: 'x' },
 			{ event: 'customerReturn', method: 'POST', receivedAt: 't', verified: false, secrets: [] },
@@ -248,8 +247,12 @@ describe('normaliseCallback', () => {
 			event: 'customerReturn',
 			status: 'declined',
 			type: 'sale',
+			kind: 'payment',
 			orderid: '7',
 			client_orderid: 'm-7',
+			eventKey: '7:declined:customer-return',
+			eventKeyConfirmed: false,
+			amountConfirmed: false,
 			verified: false,
 			method: 'POST',
 			receivedAt: 't',
@@ -281,6 +284,16 @@ describe('normaliseCallback', () => {
 		expect(item.errorMessage).toBe('Card 444455******1111 refused, key [redacted]');
 		expect((item.raw as Record<string, string>).credit_card_number).toBe('444455******1111');
 		expect(item.raw).not.toHaveProperty('cvv2');
+	});
+
+	it('spells a transaction type once: the gateway’s words for a known one, without case or separators otherwise', () => {
+		for (const spelling of ['sale', 'Sale', 's-ale', 'sa_le', ' SALE ']) expect(canonicalType(spelling)).toBe('sale');
+		expect(canonicalType('Account_Verification')).toBe('account-verification');
+		expect(canonicalType('accountVerification')).toBe('account-verification');
+		expect(canonicalType('PAN eligibility')).toBe('pan-eligibility');
+		expect(canonicalType('Foo_Bar')).toBe('foobar');
+		expect(kindOf(' Re-Versal')).toBe('refund');
+		expect(kindOf('Foo_Bar')).toBe('foobar');
 	});
 
 	it('cuts card fields down to BIN and last four', () => {

@@ -1,3 +1,4 @@
+import { isGatewayStatus } from './statusWords';
 import { readReply, spellingsOf, valuesOf, type FieldRecord } from './vocabulary';
 
 /**
@@ -122,8 +123,6 @@ export const GATEWAY_ORDER_ID_SPELLINGS: readonly string[] = spellingsOf('orderI
 
 const GATEWAY_TYPE = /^(validation-error|error|[a-z0-9]+(?:-[a-z0-9]+)*-response)$/;
 const ERROR_TYPES = new Set(['validation-error', 'error']);
-/** The statuses a gateway reply can carry (gateway-facts §5.3, §8). */
-const GATEWAY_STATUSES = new Set(['processing', 'approved', 'declined', 'filtered', 'error', 'unknown']);
 
 /**
  * Why a response is not a gateway reply to this request, or undefined when it is one. Only a gateway
@@ -169,7 +168,7 @@ function untypedStatusUnbound(reply: GatewayReply, expected: ReplyExpectation): 
 	const record = replyRecord(reply);
 	const status = record.status ?? '';
 	if (reply.format !== 'json') return 'an untyped body that is not JSON';
-	if (!GATEWAY_STATUSES.has(status)) return `an untyped body whose status "${shorten(status)}" no gateway reply has`;
+	if (!isGatewayStatus(status)) return `an untyped body whose status "${shorten(status)}" no gateway reply has`;
 	if (!expected.clientOrderId && !expected.orderId) return 'an untyped status for a request that named no order';
 	for (const [field, wanted, what] of [
 		['clientOrderId', expected.clientOrderId, 'merchant'],

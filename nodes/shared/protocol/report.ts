@@ -1,5 +1,6 @@
 import { OPERATIONS } from './catalogue';
 import { GatewayInputError } from './errors';
+import { statusesWhere } from './statusWords';
 
 /*
  * The remote transaction report (doc.payneteasy.com `integration/API_commands/services_transaction-report`,
@@ -24,7 +25,8 @@ export const TRANSACTION_TYPES = [
 	'refund',
 ] as const;
 
-export const TRANSACTION_STATUSES = ['approved', 'declined', 'filtered'] as const;
+/** The statuses the report's filter offers (the words are declared in reply.ts). */
+export const TRANSACTION_STATUSES = statusesWhere('reportFilter');
 
 /** `{host}/paynet-ui/services/transaction-report`: the base URL's last segment (`/paynet`) replaced. */
 export function reportUrl(baseUrl: string): string {

@@ -2,6 +2,7 @@ import { NodeOperationError, type IExecuteFunctions } from 'n8n-workflow';
 
 import { parseAmount, parseCurrency } from '../../../shared/protocol/amount';
 import { replyRecord } from '../../../shared/protocol/reply';
+import { STATUS } from '../../../shared/protocol/statusWords';
 import { learnStatus } from '../common/send/delivery';
 import { defineOperation } from '../common/define/operation';
 import type { PrepareStep } from '../common/core/operation';
@@ -34,14 +35,14 @@ async function completeFullCapture(ctx: IExecuteFunctions, step: PrepareStep): P
 	if (knowledge.kind === 'unknown') throw refuse(`the held amount could not be learned (${knowledge.reason})`);
 	if (knowledge.kind === 'notFound') throw refuse('the gateway does not know the order');
 	const fields = replyRecord(knowledge.reply);
-	if (fields.status !== 'approved' || fields.transactionType !== 'preauth') {
+	if (fields.status !== STATUS.approved || fields.transactionType !== 'preauth') {
 		const last = fields.transactionType ? `, last transaction "${fields.transactionType}"` : '';
 		// Run again after a capture: say so, and how to capture what may still be held.
 		const earlier =
 			fields.transactionType === 'capture'
 				? '; it was captured before (if by this step, there is nothing left to do; to capture what is still held, set Amount and Currency and give that capture a key of its own under Options → Act Once per Key)'
 				: '';
-		throw refuse(`the order is not an approved preauth (status "${fields.status ?? 'unknown'}"${last})${earlier}`);
+		throw refuse(`the order is not an approved preauth (status "${fields.status ?? STATUS.unknown}"${last})${earlier}`);
 	}
 	let held: { amount: string; currency: string };
 	try {

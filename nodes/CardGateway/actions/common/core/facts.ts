@@ -1,6 +1,7 @@
 import { OPERATIONS, type OperationId, type StatusQueryId } from '../../../../shared/protocol/catalogue';
 import { MONEY_ACTIONS, type MoneyAction, type MoneyActionFacts } from '../../../../shared/protocol/money';
 import type { FieldRecord } from '../../../../shared/protocol/vocabulary';
+import { STATUS } from '../../../../shared/protocol/statusWords';
 
 import { FINAL_STATUSES } from './statuses';
 
@@ -72,7 +73,7 @@ export interface RerunRule {
 }
 
 const isApproved = (order: FieldRecord, action: MoneyAction) =>
-	order.status === 'approved' && MONEY_ACTIONS[action].ownTypes.includes(order.transactionType ?? '');
+	order.status === STATUS.approved && MONEY_ACTIONS[action].ownTypes.includes(order.transactionType ?? '');
 const ZERO = /^0*(\.0*)?$/;
 
 const RERUN_RULES: Partial<Record<MoneyAction, RerunRule>> = {
@@ -92,7 +93,7 @@ const RERUN_RULES: Partial<Record<MoneyAction, RerunRule>> = {
 	// status shows it; the V4 status as the vendor's emulator answers it has no stage (gateway-facts §15).
 	payCheckedPayout: {
 		done: (order) =>
-			order.status === 'approved' && order.orderStage === 'payout_approved' ? 'paid out earlier' : undefined,
+			order.status === STATUS.approved && order.orderStage === 'payout_approved' ? 'paid out earlier' : undefined,
 		statusQuery: 'status',
 	},
 	// An upload completes a payment that waits for 3-D Secure; a final payment waits no more.

@@ -3,12 +3,13 @@ import { NodeApiError, type IExecuteFunctions, type JsonObject } from 'n8n-workf
 
 import { withMoneyEffect, type MoneyEffect } from '../../../../shared/moneyEffect';
 import { replyRecord, type GatewayReply } from '../../../../shared/protocol/reply';
+import { STATUS } from '../../../../shared/protocol/statusWords';
 
 import type { Delivery } from './delivery';
 
 export function describeStatus(reply: GatewayReply): string {
 	const fields = replyRecord(reply);
-	const parts = [`status "${fields.status || 'unknown'}"`];
+	const parts = [`status "${fields.status || STATUS.unknown}"`];
 	if (fields.transactionType) parts.push(`last transaction "${fields.transactionType}"`);
 	if (fields.amount) parts.push(`amount ${fields.amount} ${fields.currency ?? ''}`.trim());
 	return parts.join(', ');

@@ -1,5 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { FILLED_BY_MODEL } from '../read/asTool';
+import { SAFETY_OPTIONS, SWITCHES } from '../read/options';
+
 const NODE_NAME = 'Card Gateway';
 
 /**
@@ -23,14 +26,7 @@ export function toolDescriptionProperty(
 		refused: `${it}: refused for AI agents, this node does not allow them to move money. Do not call this tool for it: every call is refused the same way.`,
 		modelFilled: `${it}: refused, the model may not fill the safety options of this tool. Do not call this tool: every call is refused the same way.`,
 	};
-	const quoted = (text: string) => JSON.stringify(text);
-	// Mirrors guardModelFilledSafety and the switch readers of read/options.ts; '$from' + 'ai' keeps n8n
-	// from taking this default for a parameter the model fills.
-	const expression =
-		'={{ ((o) => JSON.stringify([o.allowAiMoneyMovement, o.approvedPlanId, o.dryRun, o.maxAmountPerItem, o.maxTotalPerRun]).toLowerCase().includes("$from" + "ai") ? ' +
-		`${quoted(texts.modelFilled)} : ["true", "1", "yes"].includes(String(o.dryRun).trim().toLowerCase()) ? ${quoted(texts.rehearses)} : ` +
-		`String(o.allowAiMoneyMovement).trim().toLowerCase() === "true" ? ${quoted(texts.runs)} : ${quoted(texts.refused)})($parameter.options ?? {}) }}`;
-	const byDefault = money ? expression : it;
+	const byDefault = money ? optionsExpression(texts) : it;
 	return {
 		displayName: 'Tool Description',
 		name: 'toolDescription',
@@ -43,4 +39,25 @@ export function toolDescriptionProperty(
 			: 'What the AI agent reads about this tool',
 		displayOptions: { show: { '@tool': [true], resource: [resource], operation: [operation] } },
 	};
+}
+
+/**
+ * An n8n expression that picks the text the run would earn, from the options as saved: refused when the
+ * model fills a safety option (read/asTool.ts), rehearsed when Dry Run is on, run when the AI switch is
+ * on (read/options.ts). n8n evaluates it where no node code runs, so it is spelled from their
+ * declarations here rather than calling them. A switch that cannot be read stops the run itself; the
+ * text then says what its other options would do. The marker is split ('$from' + 'ai') so that n8n
+ * does not take this default for a parameter the model fills.
+ */
+function optionsExpression(texts: Record<'runs' | 'rehearses' | 'refused' | 'modelFilled', string>): string {
+	const quoted = (text: unknown) => JSON.stringify(text);
+	const marker = `${quoted(FILLED_BY_MODEL.slice(0, 5))} + ${quoted(FILLED_BY_MODEL.slice(5))}`;
+	const safety = `[${SAFETY_OPTIONS.map((name) => `o.${name}`).join(', ')}]`;
+	const on = (name: 'dryRun' | 'allowAiMoneyMovement') =>
+		`${quoted(SWITCHES[name].on)}.includes(String(o.${name}).trim().toLowerCase())`;
+	return (
+		`={{ ((o) => JSON.stringify(${safety}).toLowerCase().includes(${marker}) ? ${quoted(texts.modelFilled)} : ` +
+		`${on('dryRun')} ? ${quoted(texts.rehearses)} : ${on('allowAiMoneyMovement')} ? ${quoted(texts.runs)} : ` +
+		`${quoted(texts.refused)})($parameter.options ?? {}) }}`
+	);
 }

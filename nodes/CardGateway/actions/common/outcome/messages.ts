@@ -2,6 +2,7 @@
 import type { MoneyEffect } from '../../../../shared/moneyEffect';
 import type { MoneyActionFacts } from '../../../../shared/protocol/money';
 import { replyRecord, type GatewayReply } from '../../../../shared/protocol/reply';
+import { STATUS } from '../../../../shared/protocol/statusWords';
 
 import type { Delivery } from '../core/delivery';
 import { describeStatus } from '../core/moneyError';
@@ -14,9 +15,9 @@ export function alreadyExistedOutcome(
 ): { moneyEffect: MoneyEffect; outcome: string } {
 	const { status, amount, currency } = replyRecord(reply);
 	const was =
-		status === 'approved' && facts.movedKey
+		status === STATUS.approved && facts.movedKey
 			? `${facts.done.toLowerCase()} earlier`
-			: `status "${status || 'processing'}"`;
+			: `status "${status || STATUS.processing}"`;
 	const figure = amount ? `, ${`${amount} ${currency ?? ''}`.trim()}` : '';
 	return {
 		moneyEffect: 'noMoneyMoved',

@@ -4,9 +4,10 @@ import type { MoneyEffect } from '../../../../shared/moneyEffect';
 import { OPERATIONS, type OperationId } from '../../../../shared/protocol/catalogue';
 import { MONEY_ACTIONS, type MoneyActionFacts } from '../../../../shared/protocol/money';
 import { replyRecord } from '../../../../shared/protocol/reply';
+import { STATUS } from '../../../../shared/protocol/statusWords';
 
 import type { Delivered, StatusKnowledge } from '../core/delivery';
-import { needsThreeDSecure } from '../core/statuses';
+import { isRefusal, needsThreeDSecure } from '../core/statuses';
 import { destinationOf, type SentValues } from '../read/destination';
 
 /**
@@ -46,7 +47,7 @@ export function moneyOutcome(
 			`${asked} waits for the customer's 3-D Secure check; nothing is final until it is done (send the customer to redirectUrl)`,
 		);
 	}
-	const refused = status === 'declined' || status === 'filtered' || status === 'error';
+	const refused = isRefusal(status);
 	if (facts.movesLater) {
 		if (refused) return settle('noMoneyMoved', `${asked} not done: the gateway answered ${status}`);
 		return settle('pending', `${asked} accepted by the gateway; no money moved yet: ${facts.movesLater}`);
@@ -59,12 +60,12 @@ export function moneyOutcome(
 		);
 	}
 	if (refused) return settle('noMoneyMoved', `${asked} not done: the gateway answered ${status}`);
-	if (status === 'unknown')
+	if (status === STATUS.unknown)
 		return settle(
 			'mayHaveMoved',
 			`${asked}: the gateway reports status unknown, so money MAY have moved; check the order before acting on it`,
 		);
-	if (status !== 'approved') {
+	if (status !== STATUS.approved) {
 		return settle(
 			'pending',
 			`${asked} sent and accepted; not final yet, so the money may still move (turn on Wait for Final Status, or ask Transaction → Get Status later)`,
@@ -107,7 +108,7 @@ function aboutThisOperation(
 	if (facts.confirmation !== 'ownType' || !isOwn(fields.transactionType) || before?.kind !== 'found') return false;
 	// Only if the order was not approved with such a transaction already before this request (a repeated void or upload).
 	const earlier = replyRecord(before.reply);
-	return !(earlier.status === 'approved' && isOwn(earlier.transactionType));
+	return !(earlier.status === STATUS.approved && isOwn(earlier.transactionType));
 }
 
 /**

@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { replyRecord, type GatewayReply } from '../../../../shared/protocol/reply';
 import type { FieldName } from '../../../../shared/protocol/vocabulary';
+import { STATUS } from '../../../../shared/protocol/statusWords';
 
 import type { DeliveryNotes } from '../core/delivery';
 import { isFinal, needsThreeDSecure } from '../core/statuses';
@@ -59,11 +60,11 @@ export function summarise(
 	// JSON reply has no type either, only the new order's IDs.
 	const type = record.replyType ?? '';
 	if (!output.status && (/^async-/.test(type) || (!type && output.orderid && reply.httpStatus < 400)))
-		output.status = 'processing';
+		output.status = STATUS.processing;
 	if (!output.client_orderid && sent.clientOrderId) output.client_orderid = sent.clientOrderId;
 	output.final = isFinal(reply);
 	if (needsThreeDSecure(reply)) {
-		output.status = 'processing';
+		output.status = STATUS.processing;
 		output.threeDSecureRequired = true;
 	}
 	Object.assign(output, moneyEffect);

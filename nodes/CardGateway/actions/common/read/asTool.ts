@@ -12,8 +12,13 @@ export function runsAsTool(ctx: IExecuteFunctions): boolean {
 	return nodeOf(ctx).type.endsWith('Tool');
 }
 
-/** How n8n lets the model fill a parameter: `$fromAI(…)` anywhere in its stored value, in any spelling. */
-const FILLED_BY_MODEL = /\$fromai/i;
+/** How n8n lets the model fill a parameter: `$fromAI(…)` anywhere in its stored value, in any case (compared lower-cased). */
+export const FILLED_BY_MODEL = '$fromai';
+
+/** Whether the model fills a stored option value (define/toolDescription.ts spells the same test into its expression). */
+export function filledByModel(stored: unknown): boolean {
+	return stored !== undefined && JSON.stringify(stored).toLowerCase().includes(FILLED_BY_MODEL);
+}
 
 /**
  * As an AI agent's tool, the safety options must come from the saved node. One that holds
@@ -23,9 +28,7 @@ const FILLED_BY_MODEL = /\$fromai/i;
 export function guardModelFilledSafety(ctx: IExecuteFunctions, itemIndex: number): void {
 	if (!runsAsTool(ctx)) return;
 	const stored = storedOptions(ctx);
-	const filled = SAFETY_OPTIONS.filter(
-		(name) => stored[name] !== undefined && FILLED_BY_MODEL.test(JSON.stringify(stored[name])),
-	);
+	const filled = SAFETY_OPTIONS.filter((name) => filledByModel(stored[name]));
 	if (!filled.length) return;
 	const names = filled.map((name) => `"${optionLabel(name)}"`).join(', ');
 	throw new NodeOperationError(

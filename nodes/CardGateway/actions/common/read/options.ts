@@ -32,9 +32,9 @@ const ALL_OPTIONS: INodeProperties[] = [
 		name: 'actOncePerKey',
 		type: 'string',
 		default: '',
-		placeholder: 'e.g. {{ $json.orderid }}:{{ $json.status }}:{{ $json.type }}',
+		placeholder: 'e.g. {{ $json.eventKey }}',
 		description:
-			'A key that names what this item acts on, e.g. the callback that started the workflow. The node claims the key before sending; a key claimed before (by any execution, in any n8n process) sends nothing. Needs the "Card Gateway Claims Store API" credential. A claim whose request moved nothing is given back.',
+			'A key that names what this item acts on, e.g. the callback that started the workflow. The node claims the key before sending; a key claimed before (by any execution, in any n8n process) sends nothing. A key that names nothing (empty, or only separators such as "::" when the fields it reads are missing) stops the item, nothing sent. Needs the "Card Gateway Claims Store API" credential. A claim whose request moved nothing is given back.',
 	},
 	{
 		displayName: 'Allow AI Agents to Move Money',
@@ -215,7 +215,7 @@ export const extraFields: INodeProperties = {
 
 /** The options of one item, with defaults applied. */
 export interface RunOptions {
-	/** The key claimed before sending ("" = no claim). */
+	/** The key claimed before sending ("" only when the option is not set: no claim). */
 	actOncePerKey: string;
 	allowAiMoneyMovement: boolean;
 	/** "Approved Plan ID": empty when the run is not bound to a plan. */
@@ -281,6 +281,14 @@ const AI_SWITCH: Spellings = {
 	hint: 'use true or false (the text "true" or "false" also works)',
 };
 
+/** Every switch and its spellings (define/toolDescription.ts spells the safety ones into its expression from here). */
+export const SWITCHES = {
+	allowAiMoneyMovement: AI_SWITCH,
+	dryRun: SWITCH,
+	includeRawReply: SWITCH,
+	waitForFinalStatus: SWITCH,
+} as const satisfies Record<string, Spellings>;
+
 /**
  * The options of one item. `raw` is what n8n resolved; `stored` the options as saved in the node
  * (expressions unresolved): an option saved in the node counts as set even when its expression
@@ -299,20 +307,20 @@ export function runOptions(raw: IDataObject, stored?: IDataObject): RunOptions {
 		unreadable.push(value);
 		return cautious;
 	};
-	const flag = (name: string, spellings = SWITCH, cautious = false) =>
-		read(name, (label, value) => readSwitch(label, value, spellings), false, cautious);
+	const flag = (name: keyof typeof SWITCHES, cautious = false) =>
+		read(name, (label, value) => readSwitch(label, value, SWITCHES[name]), false, cautious);
 	const number = (name: string, fallback: number, min: number) =>
 		read(name, (label, value) => readNumber(label, value, min), fallback);
 	const text = (name: string) => read(name, readText, '');
 	const limit = (name: string) => read(name, readLimit, '');
 	const scheme = read('signatureScheme', readText, '');
 	return {
-		actOncePerKey: text('actOncePerKey'),
-		allowAiMoneyMovement: flag('allowAiMoneyMovement', AI_SWITCH),
+		actOncePerKey: read('actOncePerKey', readKey, ''),
+		allowAiMoneyMovement: flag('allowAiMoneyMovement'),
 		approvedPlanId: read('approvedPlanId', readPlanId, ''),
 		concurrency: Math.min(MAX_CONCURRENCY, Math.floor(number('concurrency', 1, 1))),
 		// a Dry Run that cannot be read rehearses, should anything ignore `unreadable`
-		dryRun: flag('dryRun', SWITCH, true),
+		dryRun: flag('dryRun', true),
 		endpointId: text('endpointId'),
 		endpointGroupId: text('endpointGroupId'),
 		includeRawReply: flag('includeRawReply'),
@@ -399,6 +407,27 @@ function readText(label: string, value: unknown): string | GatewayInputError {
 	if (value === undefined || value === null) return '';
 	if (typeof value === 'string' || typeof value === 'number') return String(value).trim();
 	return unreadableValue(label, value, 'use text');
+}
+
+/** What makes a key name something: a letter or a digit, in any script. */
+const NAMES_SOMETHING = /[\p{L}\p{N}]/u;
+
+/**
+ * Act Once per Key that is set: text (a number counts as its digits) with a letter or digit in it. An
+ * empty key would turn the guard off unseen, and one of separators only (":" or "::" from a template
+ * whose fields the item lacks) would be one key for every item: both are refused.
+ */
+function readKey(label: string, value: unknown): string | GatewayInputError {
+	const key =
+		typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value))
+			? String(value).trim()
+			: undefined;
+	if (key !== undefined && NAMES_SOMETHING.test(key)) return key;
+	return unreadableValue(
+		label,
+		value,
+		'a key needs a letter or digit: check that every field its expression reads exists on the item (names are case-sensitive), or remove the option',
+	);
 }
 
 /**

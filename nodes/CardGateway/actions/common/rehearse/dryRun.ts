@@ -6,6 +6,7 @@ import { MONEY_ACTIONS, type MoneyActionFacts } from '../../../../shared/protoco
 import { replyRecord, type GatewayReply } from '../../../../shared/protocol/reply';
 import { maskSensitive } from '../../../../shared/protocol/masking';
 import { buildGatewayRequest, type GatewayCall } from '../../../../shared/transport';
+import { STATUS } from '../../../../shared/protocol/statusWords';
 
 import type { Delivery, StatusKnowledge } from '../core/delivery';
 import { admit, hasLimits, stakeOf, type Stake } from '../guard/limits';
@@ -109,7 +110,9 @@ export function followUpRefusals(
 	const more = partial && !!left && amountUnits((stake as Stake).amount) > amountUnits(left);
 	return [
 		...(status !== facts.acceptsStatus
-			? [`the order is "${status || 'processing'}" and the gateway accepts this only on ${facts.acceptsStatus} orders`]
+			? [
+					`the order is "${status || STATUS.processing}" and the gateway accepts this only on ${facts.acceptsStatus} orders`,
+				]
 			: []),
 		...(more ? [`${money(stake as Stake)} is more than the ${left} ${currency} left`] : []),
 	];
@@ -132,5 +135,5 @@ function newOrderEffect(
 	if (order.kind === 'unknown')
 		return `${sentence} (whether the gateway already knows this order ID could not be learned: ${order.reason})`;
 	const { status, amount, currency } = replyRecord(order.reply);
-	return `would send nothing: the gateway already has an order "${delivery.clientOrderId}" (status "${status || 'processing'}", ${amount ?? '?'} ${currency ?? ''}), and a real run reports that order instead of moving money again`;
+	return `would send nothing: the gateway already has an order "${delivery.clientOrderId}" (status "${status || STATUS.processing}", ${amount ?? '?'} ${currency ?? ''}), and a real run reports that order instead of moving money again`;
 }

@@ -15,6 +15,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { amountUnits, formatUnits } from '../../../../shared/protocol/amount';
 import type { OperationId } from '../../../../shared/protocol/catalogue';
 import { replyRecord } from '../../../../shared/protocol/reply';
+import { STATUS } from '../../../../shared/protocol/statusWords';
 
 import type { StatusKnowledge } from '../core/delivery';
 import { factsOf } from '../core/facts';
@@ -133,7 +134,7 @@ export function orderStateOf(order: StatusKnowledge | undefined, generated: bool
 	if (order.kind === 'unknown') return 'could not be learned';
 	const { status, amount, currency, transactionType } = replyRecord(order.reply);
 	const figure = amount ? `, ${amount} ${currency ?? ''}`.trimEnd() : '';
-	return `${status || 'processing'}${figure}${transactionType ? `, last transaction ${transactionType}` : ''}`;
+	return `${status || STATUS.processing}${figure}${transactionType ? `, last transaction ${transactionType}` : ''}`;
 }
 
 function nothingMoved(request: PlannedRequest, amount: string | null): string | undefined {

@@ -5,6 +5,7 @@ import type { IExecuteFunctions, NodeApiError } from 'n8n-workflow';
 import { withMoneyEffect } from '../../../../shared/moneyEffect';
 import { replyRecord, type GatewayFailure, type GatewayReply } from '../../../../shared/protocol/reply';
 import { gatewayError, type LostReply } from '../../../../shared/transport';
+import { STATUS } from '../../../../shared/protocol/statusWords';
 
 import type { Delivery, StatusKnowledge } from '../core/delivery';
 import { factsOf } from '../core/facts';
@@ -63,7 +64,7 @@ export function otherOrderError(
 		'mayHaveMoved',
 		'amount or currency differs from the request',
 		`${delivery.label} for order "${delivery.clientOrderId}": the gateway reports this order with ${found}, not the ${asked} requested; the order ID was used before`,
-		`The gateway answered about an existing order "${delivery.clientOrderId}" (status "${status || 'processing'}"), not about a new payment of ${asked}. Do not treat it as approved: look the order up (Transaction → Get Status or the gateway back office), and use a new order ID for a new payment.`,
+		`The gateway answered about an existing order "${delivery.clientOrderId}" (status "${status || STATUS.processing}"), not about a new payment of ${asked}. Do not treat it as approved: look the order up (Transaction → Get Status or the gateway back office), and use a new order ID for a new payment.`,
 	);
 }
 
