@@ -24,7 +24,9 @@ function contextFor(baseUrl, apiKey) {
 	return {
 		getNode: () => ({ name: 'bench', type: 'n8n-nodes-card-gateway.cardGateway', typeVersion: 1, parameters: {} }),
 		getExecutionId: () => 'bench',
-		getCredentials: async () => ({ baseUrl, apiKey, tableName: 'bench_claims' }),
+		// The gateway credential's control key seals the claim rows (claimSeal.ts).
+		getCredentials: async (type) =>
+			type === 'cardGatewayApi' ? { controlKey: 'bench-control-key' } : { baseUrl, apiKey, tableName: 'bench_claims' },
 		helpers: {
 			async httpRequestWithAuthentication(_credential, request) {
 				const url = new URL(request.url);

@@ -42,13 +42,30 @@ export class CardGatewayClaimsApi implements ICredentialType {
 			required: true,
 		},
 		{
+			displayName: 'Data Table ID',
+			name: 'tableId',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. 8Xh2kQ0pLm3nR7sT',
+			description:
+				'Recommended: the ID of the Data Table that holds the claims (in its URL in n8n). The node then uses that table only and stops, sending nothing, if it is deleted. Empty: the table named below.',
+		},
+		{
 			displayName: 'Data Table Name',
 			name: 'tableName',
 			type: 'string',
 			default: 'card_gateway_claims',
 			description:
-				'The Data Table that holds the claims; created on first use. Workflows that must not act twice on the same key use the same table.',
+				'Used when no ID is set: the one table of this name the API key can see (more than one stops the item); created on first use. Workflows that must not act twice on the same key use the same table.',
 			required: true,
+		},
+		{
+			displayName: 'Project ID',
+			name: 'projectId',
+			type: 'string',
+			default: '',
+			description:
+				'Optional: the project the table must belong to. Tables of this name in other projects are then ignored, and a new one is created here.',
 		},
 	];
 

@@ -230,7 +230,9 @@ class N8nInstance {
 	async claimsApiKey(cookie) {
 		const scopes = ['list', 'create', 'read']
 			.map((verb) => `dataTable:${verb}`)
-			.concat(['create', 'read', 'update', 'delete'].map((verb) => `dataTableRow:${verb}`));
+			.concat(['create', 'read', 'update', 'delete'].map((verb) => `dataTableRow:${verb}`))
+			// Whether a claimer's execution still runs decides a claim never settled (claims.ts).
+			.concat(['execution:read']);
 		const created = await fetch(`${this.baseUrl}/rest/api-keys`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json', cookie: cookie ?? (await this.ownerCookie()) },
