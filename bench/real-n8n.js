@@ -1,21 +1,24 @@
 'use strict';
-// Bulk, trigger and memory benchmarks inside a real n8n 2.41.1 (the pinned runtime) with our package
+// Bulk, trigger, memory and report benchmarks inside a real n8n 2.41.1 (the pinned runtime) with our package
 // installed as users install it, against the sandbox gateway (a process of its own, node:crypto
 // verifier, added latency). Writes bench/out/real-n8n.json; bench/run.js turns it into RESULTS.md.
 //
-//   node bench/real-n8n.js [--quick] [--only=bulk,trigger,triggerLazy,memory] [--cell=op:latency:c] [--routes=ours,stock,stockAuth,stockJwt] [--profile]
+//   node bench/real-n8n.js [--quick] [--only=bulk,trigger,triggerLazy,memory,report] [--cell=op:latency:c] [--routes=ours,stock,stockAuth,stockJwt] [--profile]
 require('./cli').checkArgs(
 	`Usage: node bench/real-n8n.js [--quick] [--only=<parts>] [--cell=<op>:<ms>:<c>] [--routes=<routes>] [--profile]
 
-Bulk, trigger and memory benchmarks inside a real n8n 2.41.1 (the pinned runtime, installed on
-first use) with the package installed as users install it (npm run build first), against the
-sandbox gateway in a process of its own. The trigger parts also count the expression isolates n8n
+Bulk, trigger, memory and report benchmarks inside a real n8n 2.41.1 (the pinned runtime, installed
+on first use) with the package installed as users install it (npm run build first), against the
+sandbox gateway in a process of its own. The report part runs Transaction → Get Many over 100,000
+synthetic report rows beside a Code node signing the GET → HTTP Request → Extract From File, in
+5 interleaved rounds: wall time, CPU of n8n and its children, peak RSS. The trigger parts also count the expression isolates n8n
 builds per callback, on each route (a preload in n8n's processes counts IsolatedVmBridge.initialize).
 Writes bench/out/real-n8n.json; a part run alone (--only) replaces only that part of it.
 
 Flags:
-  --quick                1 run instead of 3, fewer items: writes bench/out/real-n8n.quick.json
-  --only=<parts>         run only these parts: bulk, trigger, triggerLazy, memory (default: all)
+  --quick                1 run instead of 3 (report: 1 round of 10,000 rows instead of 5 of
+                         100,000), fewer items: writes bench/out/real-n8n.quick.json
+  --only=<parts>         run only these parts: bulk, trigger, triggerLazy, memory, report (default: all)
   --cell=<op>:<ms>:<c>   diagnosis: one bulk cell only, e.g. return:100:16 (op getStatus or
                          return, added latency 20 or 100 ms, concurrency 1, 4, 16 or 64)
   --routes=<routes>      diagnosis: only these trigger routes: ours, stock, stockAuth, stockJwt
@@ -27,7 +30,7 @@ A diagnosis run (--cell, --routes or --profile) prints what it measures and save
 	{
 		flags: ['--quick', '--only=', '--cell=', '--routes=', '--profile'],
 		choices: {
-			'--only=': ['bulk', 'trigger', 'triggerLazy', 'memory'],
+			'--only=': ['bulk', 'trigger', 'triggerLazy', 'memory', 'report'],
 			'--routes=': ['ours', 'stock', 'stockAuth', 'stockJwt'],
 		},
 	},
@@ -59,13 +62,16 @@ const {
 	HEADER_AUTH,
 	JWT_AUTH,
 	TRIGGER_WEBHOOK_ID,
+	REPORT_PERIOD,
 	oursWorkflow,
 	httpWorkflow,
+	reportOursWorkflow,
+	reportHttpWorkflow,
 	triggerWorkflows,
 } = require('./workflows');
 
 const QUICK = process.argv.includes('--quick');
-const ONLY = (process.argv.find((a) => a.startsWith('--only=')) || '--only=bulk,trigger,triggerLazy,memory')
+const ONLY = (process.argv.find((a) => a.startsWith('--only=')) || '--only=bulk,trigger,triggerLazy,memory,report')
 	.slice(7)
 	.split(',');
 const RUNS = QUICK ? 1 : 3;
@@ -87,6 +93,7 @@ const { MAX_CONCURRENCY: NODE_MAX_CONCURRENCY } = require(
 const MAX_ITEMS = QUICK ? 1000 : 10000;
 const MIN_ITEMS = QUICK ? 100 : 300;
 const TARGET_SECS = QUICK ? 4 : 6;
+const TICKS_PER_S = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
 const agent = new Agent({ headersTimeout: 0, bodyTimeout: 0, connections: 64 });
 
 class BenchN8n extends N8nInstance {
@@ -383,6 +390,91 @@ setInterval(() => {
 	};
 }
 
+/**
+ * Transaction → Get Many (Return All) over the sandbox's synthetic report against what a user builds
+ * instead in the same n8n (Code node signing the GET → HTTP Request → Extract From File), each
+ * workflow counting the rows it got. Interleaved round by round (each round starts with the other
+ * route): wall time of the webhook call, CPU time of n8n and its children (the task runner) and of
+ * the sandbox gateway (which streams the report as it is read), n8n's peak RSS.
+ */
+async function report(n8n, sandbox) {
+	const rows = QUICK ? 10000 : 100000;
+	const rounds = QUICK ? 1 : 5;
+	await sandbox.setLatency(0);
+	const seeded = await request(`${sandbox.url}/sandbox/report-rows`, {
+		method: 'POST',
+		dispatcher: agent,
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ endpoint: MERCHANT.endpointId, count: rows, from: REPORT_PERIOD.from, stepMs: 500 }),
+	});
+	await seeded.body.text();
+	if (seeded.statusCode !== 201) throw new Error(`seeding report rows: HTTP ${seeded.statusCode}`);
+	const one = async (route) => {
+		const pids = [n8n.child.pid, ...childrenOf(n8n.child.pid)];
+		// the sandbox gateway: this process's other child
+		const gateway = childrenOf(process.pid).filter((pid) => !pids.includes(pid));
+		for (const pid of pids) resetPeak(pid);
+		const cpuBefore = cpuSecs(pids);
+		const gatewayBefore = cpuSecs(gateway);
+		const { secs, reply } = await postJson(`${n8n.baseUrl}/webhook/bench-report-${route}`, {});
+		const cpu = cpuSecs(pids) - cpuBefore;
+		const gatewayCpu = cpuSecs(gateway) - gatewayBefore;
+		const counted = (Array.isArray(reply) ? reply : [reply]).reduce((sum, r) => sum + (r.count_status ?? 0), 0);
+		if (counted !== rows) throw new Error(`report ${route}: ${counted} rows, expected ${rows}`);
+		return { secs, cpu, gatewayCpu, peakMiB: (status(n8n.child.pid).VmHWM ?? 0) / 1024 };
+	};
+	// warm-up (not timed): JIT, task runner start
+	for (const route of ['ours', 'http']) await one(route);
+	const s = { ours: [], http: [] };
+	for (let round = 0; round < rounds; round++) {
+		const order = round % 2 ? ['http', 'ours'] : ['ours', 'http'];
+		const measured = {};
+		for (const route of order) {
+			measured[route] = await one(route);
+			s[route].push(measured[route]);
+		}
+		log(
+			`report round ${round + 1}: ${order.map((route) => `${route} ${measured[route].secs.toFixed(2)} s wall, ${measured[route].cpu.toFixed(2)} s CPU (gateway ${measured[route].gatewayCpu.toFixed(2)} s), peak ${measured[route].peakMiB.toFixed(0)} MiB`).join(' | ')}  wall ours/http ${(measured.ours.secs / measured.http.secs).toFixed(2)}  CPU ${(measured.ours.cpu / measured.http.cpu).toFixed(2)}  load ${os.loadavg()[0].toFixed(1)}`,
+		);
+	}
+	const ratio = (key) => summary(s.ours.map((ours, k) => ours[key] / s.http[k][key]));
+	const of = (route, key) => summary(s[route].map((m) => m[key]));
+	return {
+		rows,
+		rounds,
+		loadAverage: os.loadavg(),
+		...Object.fromEntries(
+			['ours', 'http'].map((route) => [
+				route,
+				{
+					wallSecs: of(route, 'secs'),
+					cpuSecs: of(route, 'cpu'),
+					gatewayCpuSecs: of(route, 'gatewayCpu'),
+					peakMiB: of(route, 'peakMiB'),
+				},
+			]),
+		),
+		wallRatio: ratio('secs'),
+		cpuRatio: ratio('cpu'),
+		peakRatio: ratio('peakMiB'),
+	};
+}
+
+/** CPU seconds (user + system) the processes have used so far (/proc/<pid>/stat, in clock ticks). */
+function cpuSecs(pids) {
+	let ticks = 0;
+	for (const pid of pids) {
+		try {
+			const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+			const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+			ticks += Number(fields[11]) + Number(fields[12]);
+		} catch {
+			// process ended meanwhile
+		}
+	}
+	return ticks / TICKS_PER_S;
+}
+
 /** Peak RSS (VmHWM) of n8n and its children for 1k/10k/50k items through our node. */
 async function memory(n8n, sandbox) {
 	const sizes = QUICK ? [1000, 5000] : [1000, 10000, 50000];
@@ -482,7 +574,7 @@ async function main() {
 	const savedFile = path.join(__dirname, 'out', `${OUT_NAME}.json`);
 	const saved = fs.existsSync(savedFile) ? JSON.parse(fs.readFileSync(savedFile, 'utf8')) : {};
 	const kept = Object.fromEntries(
-		['trigger', 'triggerLazy', 'memory', 'bulk', 'capacity']
+		['trigger', 'triggerLazy', 'memory', 'bulk', 'capacity', 'report']
 			.filter((part) => saved[part] && !ONLY.includes(part === 'capacity' ? 'bulk' : part))
 			.map((part) => [part, saved[part]]),
 	);
@@ -529,6 +621,7 @@ async function main() {
 					workflows.push(httpWorkflow(op, sandbox.url, { batchSize: c, batchInterval: latency }));
 			workflows.push(httpWorkflow(op, sandbox.url, null));
 		}
+		workflows.push(reportOursWorkflow(), reportHttpWorkflow(sandbox.url));
 		await n8n.importWorkflows(workflows);
 		await n8n.start();
 		await n8n.createApiKey();
@@ -572,6 +665,7 @@ async function main() {
 			}
 		});
 		await measure('memory', () => memory(n8n, sandbox));
+		await measure('report', () => report(n8n, sandbox));
 		await measure('bulk', async () => {
 			const bulkResult = await bulk(n8n, sandbox);
 			result.capacity = bulkResult.capacity;

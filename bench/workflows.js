@@ -1,6 +1,6 @@
 'use strict';
 // Workflows the real-n8n benchmark imports. Each starts with a Webhook (POST, answers with the last
-// node) whose body is { orders: [...] }; Split Out turns the list into items. Bulk settings
+// node); in the bulk ones its body is { orders: [...] } and Split Out turns the list into items. Bulk settings
 // (concurrency, batch size, batch interval) are constants, one workflow per setting: an expression
 // would be evaluated for every item (n8n 2.41 evaluates expressions in an isolate, ~0.5 ms each).
 const { MERCHANT } = require('./common');
@@ -40,7 +40,17 @@ function chain(nodes) {
 	return connections;
 }
 
-function bulkWorkflow(id, urlPath, middle) {
+/** Counts the items by `field` (split by `splitBy` when given), so the answer stays small whatever the item count. */
+function countNode(field, splitBy = '') {
+	return node('Count', 'n8n-nodes-base.summarize', 1.1, {
+		fieldsToSummarize: { values: [{ aggregation: 'count', field }] },
+		fieldsToSplitBy: splitBy,
+		options: {},
+	});
+}
+
+/** Webhook (POST, answers with the last node's items) → the middle nodes → Count. */
+function webhookWorkflow(id, urlPath, middle, count) {
 	const nodes = [
 		node(
 			'Webhook',
@@ -49,18 +59,8 @@ function bulkWorkflow(id, urlPath, middle) {
 			{ httpMethod: 'POST', path: urlPath, responseMode: 'lastNode', responseData: 'allEntries', options: {} },
 			{ webhookId: uuid() },
 		),
-		node('Split Out', 'n8n-nodes-base.splitOut', 1, {
-			fieldToSplitOut: 'body.orders',
-			include: 'noOtherFields',
-			options: {},
-		}),
 		...middle,
-		// Counts the outcomes, so the answer stays small whatever the item count.
-		node('Count', 'n8n-nodes-base.summarize', 1.1, {
-			fieldsToSummarize: { values: [{ aggregation: 'count', field: 'type' }] },
-			fieldsToSplitBy: 'type',
-			options: {},
-		}),
+		count,
 	];
 	return {
 		id,
@@ -70,6 +70,16 @@ function bulkWorkflow(id, urlPath, middle) {
 		nodes,
 		connections: chain(nodes),
 	};
+}
+
+/** A bulk job: the webhook body's { orders: [...] } split into items, the outcomes counted by reply type. */
+function bulkWorkflow(id, urlPath, middle) {
+	const splitOut = node('Split Out', 'n8n-nodes-base.splitOut', 1, {
+		fieldToSplitOut: 'body.orders',
+		include: 'noOtherFields',
+		options: {},
+	});
+	return webhookWorkflow(id, urlPath, [splitOut, ...middle], countNode('type', 'type'));
 }
 
 /** Our node: signs and sends every item itself, `concurrency` at a time. */
@@ -129,6 +139,86 @@ function httpWorkflow(op, sandboxUrl, batch) {
 			},
 		}),
 	]);
+}
+
+/** The report period both report workflows read (the day the benchmark seeds synthetic rows on). */
+const REPORT_PERIOD = { from: '2026-03-02 00:00:00', to: '2026-03-02 23:59:59' };
+
+/** Transaction → Get Many, Return All, over REPORT_PERIOD; the rows counted by status. */
+function reportOursWorkflow() {
+	return webhookWorkflow(
+		'benchReportOurs',
+		'bench-report-ours',
+		[
+			node(
+				'Card Gateway',
+				'n8n-nodes-card-gateway.cardGateway',
+				1,
+				{
+					resource: 'transaction',
+					operation: 'getMany',
+					createdFrom: REPORT_PERIOD.from,
+					createdTo: REPORT_PERIOD.to,
+					returnAll: true,
+					// the sandbox layout's times are UTC
+					options: { timeZone: 'UTC' },
+				},
+				{ credentials: { cardGatewayApi: CREDENTIAL } },
+			),
+		],
+		countNode('status'),
+	);
+}
+
+/**
+ * What a user builds instead: a Code node signs the report's GET (OAuth 1.0a HMAC-SHA1 over the
+ * query, key = control key + "&"), HTTP Request fetches it as a file, Extract From File parses the CSV.
+ */
+function reportHttpWorkflow(sandboxUrl) {
+	const code = [
+		"const crypto = require('crypto');",
+		`const login = ${JSON.stringify(MERCHANT.login)};`,
+		`const key = ${JSON.stringify(MERCHANT.controlKey)};`,
+		`const url = ${JSON.stringify(`${sandboxUrl}/paynet-ui/services/transaction-report`)};`,
+		`const query = { createdFromDate: ${JSON.stringify(REPORT_PERIOD.from)}, createdToDate: ${JSON.stringify(REPORT_PERIOD.to)} };`,
+		"const enc = (s) => encodeURIComponent(String(s)).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());",
+		'const oauth = {',
+		'  oauth_consumer_key: login,',
+		"  oauth_nonce: crypto.randomBytes(16).toString('hex'),",
+		"  oauth_signature_method: 'HMAC-SHA1',",
+		'  oauth_timestamp: String(Math.floor(Date.now() / 1000)),',
+		"  oauth_version: '1.0',",
+		'};',
+		'const pairs = [...Object.entries(query), ...Object.entries(oauth)]',
+		'  .map(([k, v]) => enc(k) + "=" + enc(v))',
+		'  .sort();',
+		"const base = ['GET', enc(url), enc(pairs.join('&'))].join('&');",
+		"const signature = crypto.createHmac('sha1', key + '&').update(base).digest('base64');",
+		"const authorization = 'OAuth ' + Object.entries({ ...oauth, oauth_signature: signature })",
+		`  .map(([k, v]) => k + '="' + enc(v) + '"').join(', ');`,
+		"const search = Object.entries(query).map(([k, v]) => enc(k) + '=' + enc(v)).join('&');",
+		"return [{ json: { url: url + '?' + search, authorization } }];",
+	].join('\n');
+	return webhookWorkflow(
+		'benchReportHttp',
+		'bench-report-http',
+		[
+			node('Sign', 'n8n-nodes-base.code', 2, { mode: 'runOnceForAllItems', language: 'javaScript', jsCode: code }),
+			node('HTTP Request', 'n8n-nodes-base.httpRequest', 4.2, {
+				method: 'GET',
+				url: '={{ $json.url }}',
+				sendHeaders: true,
+				headerParameters: { parameters: [{ name: 'Authorization', value: '={{ $json.authorization }}' }] },
+				options: { response: { response: { responseFormat: 'file' } } },
+			}),
+			node('Extract From File', 'n8n-nodes-base.extractFromFile', 1.1, {
+				operation: 'csv',
+				binaryPropertyName: 'data',
+				options: {},
+			}),
+		],
+		countNode('status'),
+	);
 }
 
 /** Our trigger (signature check, no confirmation query), n8n's stock Webhook node, and that node with Header Auth and with JWT Auth. */
@@ -195,7 +285,10 @@ module.exports = {
 	JWT_AUTH,
 	TRIGGER_WEBHOOK_ID,
 	OPS,
+	REPORT_PERIOD,
 	oursWorkflow,
 	httpWorkflow,
+	reportOursWorkflow,
+	reportHttpWorkflow,
 	triggerWorkflows,
 };

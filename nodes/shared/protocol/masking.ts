@@ -67,7 +67,46 @@ function digitValue(char: string): string {
 
 /** ASCII digits of a text, in order. */
 export function asciiDigits(text: string): string {
-	return (text.match(/\p{Nd}/gu) ?? []).map(digitValue).join('');
+	let digits = '';
+	for (let i = 0; i < text.length; i++) {
+		const code = text.charCodeAt(i);
+		// another script's digits: read them all by their Unicode value
+		if (code > 0x7f) return (text.match(/\p{Nd}/gu) ?? []).map(digitValue).join('');
+		if (code >= 48 && code <= 57) digits += text[i];
+	}
+	return digits;
+}
+
+/** The separators DIGIT_GROUPS allows between two groups of one run (ASCII). */
+function isGroupSeparator(code: number): boolean {
+	// space, tab, line feed, vertical tab, form feed, carriage return, '.', '_', '/', '-'
+	return code === 32 || (code >= 9 && code <= 13) || code === 46 || code === 95 || code === 47 || code === 45;
+}
+
+/**
+ * Whether a text may hold a card number: it has a run of 12 or more digits (groups joined by up to
+ * three spaces, dots, dashes, slashes or underscores, as DIGIT_GROUPS reads them). One pass over its
+ * characters, no allocation: the cheap test before the digit-group scan. A text with any non-ASCII
+ * character may (digits and spaces of other scripts are left to the scan).
+ */
+export function mayHoldPan(text: string): boolean {
+	if (text.length < MIN_PAN_DIGITS) return false;
+	let digits = 0;
+	let separators = 0;
+	for (let i = 0; i < text.length; i++) {
+		const code = text.charCodeAt(i);
+		if (code > 0x7f) return true;
+		if (code >= 48 && code <= 57) {
+			if (++digits >= MIN_PAN_DIGITS) return true;
+			separators = 0;
+		} else if (digits > 0 && isGroupSeparator(code) && ++separators <= 3) {
+			continue;
+		} else {
+			digits = 0;
+			separators = 0;
+		}
+	}
+	return false;
 }
 
 /** Keeps at most the first 6 and last 4 digits of a card number (only the last 4 of a short one). */
@@ -126,8 +165,7 @@ function maskRun(run: string): string {
 
 /** Masks card numbers found in free text and blanks out the given secrets (keys, passphrases). */
 export function maskText(text: string, secrets: readonly string[] = []): string {
-	// every digit is at least one character: a shorter text cannot hold a card number
-	return redactSecrets(text.length < MIN_PAN_DIGITS ? text : text.replace(DIGIT_GROUPS, maskRun), secrets);
+	return redactSecrets(mayHoldPan(text) ? text.replace(DIGIT_GROUPS, maskRun) : text, secrets);
 }
 
 /** Blanks out the given secrets (keys, passphrases) in a text; card numbers are left to the caller. */
