@@ -167,6 +167,48 @@ async function sandboxAlone(sandbox, op, orders, concurrency) {
 	return closedLoop(requests.length, concurrency, (i) => post(requests[i]));
 }
 
+const OP_NAMES = { sale: 'Payment → Sale', payoutSend: 'Payout → Send' };
+
+/**
+ * The section of RESULTS.md for issue 34's cells (bench/inprocess.js writes them to inprocess-typed.json):
+ * money runs with typed order IDs, ours next to n8n's request helper sending the same sales or payouts.
+ */
+function typedIdsSection(typed) {
+	const load = typed.load
+		? ` Load average (1 min) ${fmt(typed.load.before[0], 1)} before, ${fmt(typed.load.after[0], 1)} after, on ${typed.load.cores} cores shared with other jobs: the rates move with it, the ratios much less (each round runs both routes back to back, who goes first alternating).`
+		: '';
+	const L = [
+		'## 3b. Money runs with typed order IDs in process: ours vs the request helper (issue 34)',
+		'',
+		`Written ${typed.writtenAt ? `${typed.writtenAt.slice(0, 16).replace('T', ' ')} UTC` : ''} by \`node bench/inprocess.js --typed-ids\` (also part of \`npm run bench\`). Start → Card Gateway in n8n-core ${typed.n8nCore}'s engine, the Merchant Order ID typed as \`{{ $json.cid }}\` (every other parameter a constant), so the node asks the gateway "is this order new?" (a status query) before each send: 2 gateway requests an item. **Helper** = n8n-core's request helper alone sending the same signed sales or payouts, 1 request an item (what an HTTP Request route sends, with no re-run protection). The status queries are asked ahead of the sends (up to max(16, 2c) items past the last one started, about c of them in flight) while the sends keep Concurrency c. Fresh order IDs every run; median (min–max) of ${typed.rounds} rounds, ratio taken round by round.${load}`,
+		'',
+		"Before (2ab4de6: each item waited for its status query, then sent; issue 34's own measurement, same cells) ours ÷ helper was 0.47–0.50 in every cell. Where the driver process is short of CPU (Concurrency 16, or other jobs on the machine), ours is held back by its CPU per item (last column), more than twice the helper's: the node sends its 2 requests an item through the same helper, each with a new connection. Where the run waits on the gateway (c 1 at 100 ms), the status queries asked ahead cost next to no time.",
+		'',
+		'| operation | latency | c | items | ours items/s | helper items/s | ours ÷ helper | CPU ms/item: ours / helper |',
+		'|---|---:|---:|---:|---:|---:|---:|---:|',
+	];
+	for (const r of typed.rows)
+		L.push(
+			`| ${OP_NAMES[r.op] ?? r.op} | ${r.latency} ms | ${r.c} | ${fmt(r.items)} | ${range(r.ours, 1)} | ${range(r.helper, 1)} | ${range(r.vsHelper, 2)} | ${fmt(r.cpuMsPerItem.median, 2)} / ${fmt(r.helperCpuMsPerItem.median, 2)} |`,
+		);
+	L.push('');
+	return L;
+}
+
+/** Replaces the section of a report (from its "## " heading to the next) or adds it after section 3. */
+function replaceSection(file, lines) {
+	const text = fs.readFileSync(file, 'utf8');
+	const heading = `${lines[0]}\n`;
+	const next = (from) => {
+		const at = text.indexOf('\n## ', from);
+		return at < 0 ? text.length : at + 1;
+	};
+	let start = text.indexOf(heading);
+	let end = start < 0 ? -1 : next(start + heading.length);
+	if (start < 0) start = end = next(text.indexOf('## 3. '));
+	fs.writeFileSync(file, `${text.slice(0, start)}${lines.join('\n')}\n${text.slice(end)}`);
+}
+
 function writeJson(name, data) {
 	const dir = path.join(__dirname, 'out');
 	fs.mkdirSync(dir, { recursive: true });
@@ -197,5 +239,7 @@ module.exports = {
 	closedLoop,
 	sandboxAlone,
 	writeJson,
+	typedIdsSection,
+	replaceSection,
 	log,
 };

@@ -4,25 +4,32 @@
 // sandbox in this process. No n8n server, no webhook, no database, no task runner: what is left is
 // the engine, the request helper and our node. Writes bench/out/inprocess.json.
 //
-//   node bench/inprocess.js [--quick] [--profile-cell=getStatus:20:64]
+//   node bench/inprocess.js [--quick] [--typed-ids] [--profile-cell=getStatus:20:64]
 // --profile-cell runs that one cell and profiles our run and the helper's run apart (node:inspector):
 // profiles in bench/out/prof/, split by bench/profile-split.js into engine, n8n APIs we call and our code.
 require('./cli').checkArgs(
-	`Usage: node bench/inprocess.js [--quick] [--profile-cell=<op>:<latency>:<c>]
+	`Usage: node bench/inprocess.js [--quick] [--typed-ids] [--profile-cell=<op>:<latency>:<c>]
 
 The bulk job in process: n8n-core's WorkflowExecute runs Start → Card Gateway over the built dist/
 (npm run build first) against the sandbox in a process of its own; no n8n server, webhook,
 database or task runner. Every cell (op getStatus or return × added latency 0, 20, 100 ms ×
 concurrency 1, 4, 16, 64) beside n8n's request helper alone. Writes bench/out/inprocess.json.
 
+Also (issue 34) Payment → Sale and Payout → Send with typed order IDs (the node asks the gateway
+"is this order new?" before each send) × 20, 100 ms × c 1, 16, each round ours then the helper
+sending the same signed sales or payouts (one request an item): writes
+bench/out/inprocess-typed.json and that table of bench/RESULTS.md.
+
 Flags:
   --quick                       1 run per cell instead of 3, at most 1,000 items: writes
                                 bench/out/inprocess.quick.json
+  --typed-ids                   only the typed-order-ID cells (5 rounds; with --quick 2 rounds,
+                                writes bench/out/inprocess-typed.quick.json, RESULTS.md untouched)
   --profile-cell=<op>:<ms>:<c>  one cell only, e.g. getStatus:20:64: our run and the helper's run
                                 profiled apart (node:inspector), profiles in bench/out/prof/, the
                                 split printed (bench/profile-split.js); saves no results
   -h, --help                    this text`,
-	{ flags: ['--quick', '--profile-cell='] },
+	{ flags: ['--quick', '--profile-cell=', '--typed-ids'] },
 );
 const fs = require('node:fs');
 const inspector = require('node:inspector');
@@ -44,6 +51,8 @@ const {
 	sandboxAlone,
 	writeJson,
 	log,
+	typedIdsSection,
+	replaceSection,
 } = require('./common');
 
 const { CardGatewayApi } = require(path.join(ROOT, 'dist/credentials/CardGatewayApi.credentials.js'));
@@ -55,6 +64,7 @@ const {
 const { MAX_CONCURRENCY } = require(path.join(ROOT, 'dist/nodes/CardGateway/actions/common/read/options.js'));
 
 const QUICK = process.argv.includes('--quick');
+const TYPED_ONLY = process.argv.includes('--typed-ids');
 const PROFILE_CELL = (process.argv.find((a) => a.startsWith('--profile-cell=')) || '').slice(15);
 const RUNS = QUICK ? 1 : 3;
 const LATENCIES = [0, 20, 100];
@@ -134,6 +144,199 @@ async function profiled(name, items, work) {
 	}
 }
 
+const control = require(path.join(ROOT, 'dist/nodes/shared/protocol/control.js'));
+const { OPERATIONS } = require(path.join(ROOT, 'dist/nodes/shared/protocol/catalogue.js'));
+const { SIGNING_HEADER } = require(path.join(ROOT, 'dist/nodes/shared/protocol/signing.js'));
+
+/**
+ * Issue 34: money runs with typed order IDs. The node asks "is this order new?" (a status query) before
+ * each send; n8n's request helper alone sends only the sales or payouts, as an HTTP Request route would.
+ * Each cell: rounds of ours then the helper (each with fresh order IDs), the ratio taken round by round.
+ */
+const TYPED_ROUNDS = QUICK ? 2 : 5;
+const TYPED_CELLS = ['sale', 'payoutSend'].flatMap((op) =>
+	[20, 100].flatMap((latency) => [1, 16].map((c) => ({ op, latency, c }))),
+);
+const CARD = {
+	credit_card_number: '4444555566661111',
+	expire_month: '12',
+	expire_year: '2035',
+	cvv2: '123',
+	card_printed_name: 'JOHN SMITH',
+};
+const CUSTOMER = {
+	email: 'john@example.com',
+	address1: '1 Main St',
+	city: 'Springfield',
+	zip_code: '12345',
+	country: 'US',
+	phone: '+12065550100',
+	ipaddress: '203.0.113.7',
+};
+/** The node's parameters (only the order ID is an expression) and the same request's fields on the wire. */
+const TYPED_OPS = {
+	sale: {
+		gateway: 'sale',
+		parameters: {
+			resource: 'payment',
+			operation: 'sale',
+			orderDescription: 'bench',
+			amount: '10.00',
+			currency: 'USD',
+			cardNumber: CARD.credit_card_number,
+			expireMonth: CARD.expire_month,
+			expireYear: CARD.expire_year,
+			cardholderName: CARD.card_printed_name,
+			cvv: CARD.cvv2,
+			email: CUSTOMER.email,
+			address: CUSTOMER.address1,
+			city: CUSTOMER.city,
+			zipCode: CUSTOMER.zip_code,
+			country: CUSTOMER.country,
+			phone: CUSTOMER.phone,
+			ipAddress: CUSTOMER.ipaddress,
+			redirectUrl: 'https://shop.example.com/return',
+		},
+		fields: (cid) => ({
+			client_orderid: cid,
+			order_desc: 'bench',
+			amount: '10.00',
+			currency: 'USD',
+			...CARD,
+			...CUSTOMER,
+			redirect_url: 'https://shop.example.com/return',
+		}),
+	},
+	payoutSend: {
+		gateway: 'payout',
+		parameters: {
+			resource: 'payout',
+			operation: 'send',
+			amount: '3.00',
+			currency: 'USD',
+			additionalFields: { accountNumber: 'GB33BUKB20201555555555', bankName: 'Demo Bank' },
+		},
+		fields: (cid) => ({
+			client_orderid: cid,
+			amount: '3.00',
+			currency: 'USD',
+			account_number: 'GB33BUKB20201555555555',
+			bank_name: 'Demo Bank',
+		}),
+	},
+};
+
+/** Order IDs no order has used yet: each route's run creates its own orders. */
+let typedBatch = 0;
+const freshIds = (op, count) => {
+	typedBatch++;
+	return Array.from({ length: count }, (_, i) => ({ cid: `t${typedBatch}-${op}-${process.pid}-${i}` }));
+};
+
+async function runTyped(credentials, op, orders, concurrency) {
+	const cpu0 = process.cpuUsage();
+	const t0 = process.hrtime.bigint();
+	const { run } = await engine.runWorkflow({
+		credentialType,
+		nodeTypes: { [NODE_TYPE]: new CardGateway() },
+		nodes: [
+			{
+				name: 'Card Gateway',
+				type: NODE_TYPE,
+				parameters: { ...TYPED_OPS[op].parameters, merchantOrderId: '={{ $json.cid }}', options: { concurrency } },
+				credentials: { cardGatewayApi: { id: 'c', name: 'bench' } },
+			},
+		],
+		credentials: { cardGatewayApi: credentials },
+		input: orders.map((o) => ({ json: o })),
+	});
+	const secs = Number(process.hrtime.bigint() - t0) / 1e9;
+	const cpu = process.cpuUsage(cpu0);
+	const error = run.data.resultData.error;
+	if (error) throw new Error(`in-process ${op}: ${error.message}`);
+	const out = run.data.resultData.runData['Card Gateway'][0].data.main[0];
+	const sent = out.filter((item) => item.json.alreadyExisted !== true).length;
+	if (sent !== orders.length) throw new Error(`in-process ${op}: ${sent} of ${orders.length} items sent`);
+	return { rate: orders.length / secs, cpuMsPerItem: (cpu.user + cpu.system) / 1000 / orders.length };
+}
+
+/** The helper alone sending the same requests: `control` computed beforehand, OAuth signed per request as the credential signs. */
+async function typedHelper(credentials, sandbox, op, orders, concurrency) {
+	const { gateway, fields } = TYPED_OPS[op];
+	const operation = OPERATIONS[gateway];
+	const url = `${sandbox.url}/paynet${operation.path}/${MERCHANT.endpointId}`;
+	const requests = orders.map(({ cid }) => {
+		const body = fields(cid);
+		if (operation.auth === 'control')
+			body.control = control.controlSignature(
+				operation.control,
+				{ endpointId: MERCHANT.endpointId, login: MERCHANT.login, fields: body },
+				MERCHANT.controlKey,
+			);
+		const headers = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/vnd.pay+json' };
+		if (operation.auth === 'oauth-hmac-sha1') headers[SIGNING_HEADER] = 'HMAC-SHA1';
+		return { method: 'POST', url, body: new URLSearchParams(body).toString(), headers, json: false };
+	});
+	const cpu0 = process.cpuUsage();
+	const rate = await closedLoop(requests.length, concurrency, async (i) => {
+		const options =
+			operation.auth === 'control' ? requests[i] : await credentialType.authenticate(credentials, requests[i]);
+		const raw = await httpRequest(options);
+		const reply = typeof raw === 'string' ? JSON.parse(raw) : raw;
+		if (!reply['paynet-order-id'] && !reply.orderid) throw new Error(`helper ${op}: ${JSON.stringify(reply)}`);
+	});
+	const cpu = process.cpuUsage(cpu0);
+	return { rate, cpuMsPerItem: (cpu.user + cpu.system) / 1000 / orders.length };
+}
+
+async function typedCells(sandbox, credentials) {
+	const rows = [];
+	for (const { op, latency, c } of TYPED_CELLS) {
+		// about 2 s per run at c ÷ latency, at least 60 items (a shared machine runs slower)
+		const n = Math.min(MAX_ITEMS, Math.max(60, Math.round(((c * 1000) / latency) * 2)));
+		await sandbox.setLatency(latency);
+		const ours = [];
+		const helper = [];
+		const vsHelper = [];
+		for (let round = 0; round < TYPED_ROUNDS; round++) {
+			// Who goes first alternates, so that a drift in the machine's load favours neither.
+			const runOurs = async () => ours.push(await runTyped(credentials, op, freshIds(op, n), c));
+			const runHelper = async () => helper.push(await typedHelper(credentials, sandbox, op, freshIds(op, n), c));
+			if (round % 2) await runHelper().then(runOurs);
+			else await runOurs().then(runHelper);
+			vsHelper.push(ours[round].rate / helper[round].rate);
+			log(
+				`typed ${op} ${latency} ms c=${c} n=${n} round ${round + 1}: ours ${ours[round].rate.toFixed(1)}/s, helper ${helper[round].rate.toFixed(1)}/s, ÷ ${vsHelper[round].toFixed(2)}; load ${os.loadavg()[0].toFixed(1)}`,
+			);
+		}
+		rows.push({
+			op,
+			latency,
+			c,
+			items: n,
+			ours: summary(ours.map((r) => r.rate)),
+			helper: summary(helper.map((r) => r.rate)),
+			vsHelper: summary(vsHelper),
+			cpuMsPerItem: summary(ours.map((r) => r.cpuMsPerItem)),
+			helperCpuMsPerItem: summary(helper.map((r) => r.cpuMsPerItem)),
+		});
+	}
+	await sandbox.setLatency(0);
+	return rows;
+}
+
+async function writeTyped(sandbox, credentials, loadBefore) {
+	const t0 = Date.now();
+	const typed = { quick: QUICK, rounds: TYPED_ROUNDS, n8nCore: require('n8n-core/package.json').version };
+	typed.rows = await typedCells(sandbox, credentials);
+	typed.load = { before: loadBefore, after: os.loadavg(), cores: os.cpus().length };
+	typed.wallSecs = (Date.now() - t0) / 1000;
+	typed.writtenAt = new Date().toISOString();
+	writeJson(QUICK ? 'inprocess-typed.quick' : 'inprocess-typed', typed);
+	log(`typed-ID cells done in ${typed.wallSecs.toFixed(0)} s`);
+	return typed;
+}
+
 async function main() {
 	const started = Date.now();
 	const sandbox = await startSandboxProcess();
@@ -145,7 +348,14 @@ async function main() {
 		endpointGroupId: '',
 	};
 	const rows = [];
+	const loadBefore = os.loadavg();
 	try {
+		if (TYPED_ONLY) {
+			// Run alone, the cells refresh their own section of RESULTS.md (npm run bench writes the whole file).
+			const typed = await writeTyped(sandbox, credentials, loadBefore);
+			if (!QUICK) replaceSection(path.join(__dirname, 'RESULTS.md'), typedIdsSection(typed));
+			return;
+		}
 		const statusPool = await seedSales(sandbox, MAX_ITEMS, 'ip');
 		await runBulk(credentials, 'getStatus', statusPool.slice(0, 300), 4); // warm-up
 		for (const op of ['getStatus', 'return']) {
@@ -228,6 +438,7 @@ async function main() {
 				}
 			}
 		}
+		if (!PROFILE_CELL) await writeTyped(sandbox, credentials, loadBefore);
 	} finally {
 		await sandbox.close();
 		engine.stopEngineTimers();

@@ -31,7 +31,7 @@ const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { machine, fmt, range } = require('./common');
+const { machine, fmt, range, typedIdsSection } = require('./common');
 const { queueSection } = require('./queue-report');
 
 const QUICK = process.argv.includes('--quick');
@@ -188,6 +188,8 @@ function report() {
 		}
 		L.push('');
 	}
+	const typed = read('inprocess-typed');
+	if (typed) L.push(...typedIdsSection(typed));
 	if (signing) {
 		L.push('## 4. Signing per request', '');
 		L.push(

@@ -20,6 +20,7 @@ import type { OperationModule } from './common/core/operation';
 import { runOptions } from './common/read/options';
 import { nodeParameter } from './common/read/parameters';
 import { scrub } from './common/core/scrub';
+import { readAheadAlready } from './common/pipeline/execute';
 import { runReadMany } from './common/pipeline/readMany';
 import { refuseDuplicateOrderIds, stoppedRunError, type ItemOutcome } from './common/guard/runReport';
 import * as hostedForm from './hostedForm';
@@ -93,6 +94,8 @@ async function runItems(this: IExecuteFunctions): Promise<INodeExecutionData[][]
 		const index = Math.max(next, readAheadUpTo);
 		if (failed || index >= items.length) return;
 		readAheadUpTo = index + 1;
+		// Read, checked and asked about ahead by the money pipeline already (pipeline/execute.ts).
+		if (readAheadAlready(this, index)) return;
 		readItemAhead(this, handler.spec, index);
 	};
 

@@ -7,11 +7,45 @@
  */
 const turns = new Map<string, Promise<unknown>>();
 
-/** Runs `step` once every earlier step under `key` has ended (whether it succeeded or failed). */
-export async function oneAtATime<T>(key: string | undefined, step: () => Promise<T>): Promise<T> {
-	if (key === undefined) return await step();
+/**
+ * When each key last had a step queued, numbered in queueing order, so that an answer read outside a
+ * turn (a status query asked ahead) can be told apart from one that a later step may have outdated.
+ * Bounded: the oldest keys are forgotten, and a key forgotten counts as queued when the last forgotten
+ * one was, which can only make an answer count as outdated (then it is asked again in the turn).
+ */
+const REMEMBERED_KEYS = 10_000;
+const lastQueued = new Map<string, number>();
+let queuedSoFar = 0;
+let forgottenUpTo = 0;
+
+/** A moment on a key with no step under way or waiting: what the gateway answers after it is as good as in a turn. */
+export interface QuietMark {
+	key: string;
+	at: number;
+}
+
+/** Taken just before reading the gateway outside a turn; undefined while a step on the key is under way or waiting. */
+export function quietMark(key: string | undefined): QuietMark | undefined {
+	if (key === undefined || turns.has(key)) return undefined;
+	return { key, at: queuedSoFar };
+}
+
+/**
+ * Runs `step` once every earlier step under `key` has ended (whether it succeeded or failed). With a
+ * `mark` on the same key, `step` learns whether no other step queued on the key since the mark: an
+ * answer read after the mark then still holds in this turn.
+ */
+export async function oneAtATime<T>(
+	key: string | undefined,
+	step: (quietSinceMark: boolean) => Promise<T>,
+	mark?: QuietMark,
+): Promise<T> {
+	if (key === undefined) return await step(false);
+	const quiet = mark?.key === key && (lastQueued.get(key) ?? forgottenUpTo) <= mark.at;
+	remember(key);
+	const run = () => step(quiet);
 	const earlier = turns.get(key) ?? Promise.resolve();
-	const mine = earlier.then(step, step);
+	const mine = earlier.then(run, run);
 	const ended = mine.then(
 		() => undefined,
 		() => undefined,
@@ -23,4 +57,14 @@ export async function oneAtATime<T>(key: string | undefined, step: () => Promise
 		// The last in line clears the key; a later one that queued meanwhile has replaced it.
 		if (turns.get(key) === ended) turns.delete(key);
 	}
+}
+
+function remember(key: string): void {
+	lastQueued.delete(key);
+	lastQueued.set(key, ++queuedSoFar);
+	if (lastQueued.size <= REMEMBERED_KEYS) return;
+	// A Map iterates in insertion order: the first key is the one queued longest ago.
+	const [oldest, at] = lastQueued.entries().next().value as [string, number];
+	lastQueued.delete(oldest);
+	forgottenUpTo = at;
 }

@@ -22,7 +22,7 @@ import { runSettings, type RunSettings } from '../read/runSettings';
 import { alreadyClaimedOutput, claimKey, settlingClaim } from '../guard/claims';
 import { guardAiAgent, guardRetryOnFail } from '../guard/guards';
 import { hasLimits, reserveSpending } from '../guard/limits';
-import { oneAtATime } from '../guard/oneAtATime';
+import { oneAtATime, quietMark, type QuietMark } from '../guard/oneAtATime';
 import { deliver, learnStatus, matchingOrder, waitForFinalStatus } from '../send/delivery';
 import { alreadyDoneOutcome, alreadyExistedOutcome } from '../outcome/messages';
 import { moneyOutcome } from '../outcome/moneyOutcome';
@@ -70,23 +70,57 @@ export async function prepareItem(
 	return { options, run, request, call, delivery };
 }
 
+/** The status query about an item's order, asked ahead of its turn (pipeline/execute.ts), and when it was asked. */
+export interface AskedAhead {
+	mark: QuietMark;
+	answer: Promise<StatusKnowledge | undefined>;
+}
+
+/** The turn an item's money step takes: its order at its merchant account. */
+function turnOf(spec: OperationSpec, delivery: Delivery): string | undefined {
+	return ordersOnce(spec) && delivery.clientOrderId ? `${delivery.login}\u0000${delivery.clientOrderId}` : undefined;
+}
+
+/**
+ * Asks the gateway about an item's order now, outside its turn, when no step on the order is under
+ * way; undefined when one is (the item then asks in its turn, as without asking ahead).
+ */
+export function askAhead(ctx: IExecuteFunctions, spec: OperationSpec, prepared: PreparedItem): AskedAhead | undefined {
+	const { request, run, call, delivery } = prepared;
+	const mark = quietMark(turnOf(spec, delivery));
+	if (!mark) return undefined;
+	const answer = orderBefore(ctx, spec, request, run, call, delivery);
+	// What it throws is the item's, thrown when the item takes the answer (or dropped with an unused one).
+	answer.catch(() => undefined);
+	return { mark, answer };
+}
+
 /**
  * Sends one prepared item for real (a dry run never gets here) and reports what it did to the money.
  * Items that move money on the same order take turns (oneAtATime): a second execution acting on it
- * asks the gateway only once the first is done, and finds what the first did.
+ * asks the gateway only once the first is done, and finds what the first did. An answer asked ahead
+ * decides only when no other step on the order queued since it was asked; otherwise the item asks again
+ * in its turn.
  */
 export async function runItem(
 	ctx: IExecuteFunctions,
 	spec: OperationSpec,
 	prepared: PreparedItem,
+	ahead?: AskedAhead,
 ): Promise<IDataObject> {
-	const { delivery } = prepared;
-	const turn =
-		ordersOnce(spec) && delivery.clientOrderId ? `${delivery.login}\u0000${delivery.clientOrderId}` : undefined;
-	return await oneAtATime(turn, async () => await sendItem(ctx, spec, prepared));
+	return await oneAtATime(
+		turnOf(spec, prepared.delivery),
+		async (quiet) => await sendItem(ctx, spec, prepared, quiet ? ahead?.answer : undefined),
+		ahead?.mark,
+	);
 }
 
-async function sendItem(ctx: IExecuteFunctions, spec: OperationSpec, prepared: PreparedItem): Promise<IDataObject> {
+async function sendItem(
+	ctx: IExecuteFunctions,
+	spec: OperationSpec,
+	prepared: PreparedItem,
+	askedAhead: Promise<StatusKnowledge | undefined> | undefined,
+): Promise<IDataObject> {
 	const facts = moneyFactsOf(spec);
 	const { options, run, request, call, delivery } = prepared;
 	const { itemIndex } = delivery;
@@ -103,7 +137,7 @@ async function sendItem(ctx: IExecuteFunctions, spec: OperationSpec, prepared: P
 				unreserve?.(error);
 				throw error;
 			});
-	const before = await counted(async () => await orderBefore(ctx, spec, request, run, call, delivery));
+	const before = await counted(async () => await (askedAhead ?? orderBefore(ctx, spec, request, run, call, delivery)));
 	if (limited && amountFromOrder) unreserve = reserveSpending(ctx, spec.label, delivery, request.values, before);
 	const existing = await counted(() => (before && !facts.followUp ? existingOrder(ctx, delivery, before) : undefined));
 	if (existing) {
@@ -121,8 +155,10 @@ async function sendItem(ctx: IExecuteFunctions, spec: OperationSpec, prepared: P
 		unreserve?.();
 		return done;
 	}
+	// The claim records the order as it is now; a later delivery that finds the claim never settled asks again.
+	const watch = { before, now: async () => await orderBefore(ctx, spec, request, run, call, delivery) };
 	const claim = options.actOncePerKey
-		? await counted(async () => await claimKey(ctx, itemIndex, options.actOncePerKey))
+		? await counted(async () => await claimKey(ctx, itemIndex, options.actOncePerKey, watch))
 		: undefined;
 	if (claim?.kind === 'taken') {
 		unreserve?.();
@@ -202,10 +238,7 @@ export async function orderBefore(
 	delivery: Delivery,
 ): Promise<StatusKnowledge | undefined> {
 	const facts = moneyFactsOf(spec);
-	const { statusQuery } = OPERATIONS[spec.gateway];
-	if (!ordersOnce(spec) || !delivery.clientOrderId || !statusQuery) return undefined;
-	const reusedId = !request.generatedOrderId || generatedIdsMayRepeat(ctx);
-	if (!facts.followUp && !reusedId) return undefined;
+	if (!asksFirst(ctx, spec, request, delivery)) return undefined;
 	// What a real send would refuse (an unreadable key, a bad endpoint) is refused before the status query too.
 	await buildGatewayRequest(ctx, call);
 	// A follow-up is asked about with the status query that shows what its re-run rule reads (facts.ts).
@@ -221,6 +254,17 @@ export async function orderBefore(
 		});
 	}
 	return order;
+}
+
+/** Whether orderBefore asks the gateway about the item's order. */
+export function asksFirst(
+	ctx: IExecuteFunctions,
+	spec: OperationSpec,
+	request: BuiltRequest,
+	delivery: Delivery,
+): boolean {
+	if (!ordersOnce(spec) || !delivery.clientOrderId || !OPERATIONS[spec.gateway].statusQuery) return false;
+	return moneyFactsOf(spec).followUp || !request.generatedOrderId || generatedIdsMayRepeat(ctx);
 }
 
 /** The order the gateway already has under this ID, or an error when it is another payment than this one. */
