@@ -236,6 +236,28 @@ export async function saleWithCallback(
 	return { ...sale, callback };
 }
 
+/** What a trigger test file shares: the sandbox, a callback receiver and one approved sale whose callback it caught. */
+export interface ApprovedSaleFixture {
+	sandbox: Sandbox;
+	receiver: CallbackReceiver;
+	approved: Sale & { callback: CapturedCallback };
+}
+
+/** Opens the fixture before the file's tests (a 10.50 sale, CVV 123) and closes it after them. */
+export function withApprovedSale(): ApprovedSaleFixture {
+	const fixture = { receiver: new CallbackReceiver() } as ApprovedSaleFixture;
+	beforeAll(async () => {
+		fixture.sandbox = await openSandbox();
+		await fixture.receiver.start();
+		fixture.approved = await saleWithCallback(fixture.sandbox, fixture.receiver, { amount: '10.50', cvv: '123' });
+	});
+	afterAll(async () => {
+		await fixture.sandbox?.close();
+		await fixture.receiver.close();
+	});
+	return fixture;
+}
+
 /**
  * A hosted-form sale completed with the given CVV; returns the fields the sandbox's auto-submitting
  * page would make the customer's browser POST to redirect_url.

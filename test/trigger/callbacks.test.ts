@@ -2,10 +2,6 @@
 // receiver and replayed into the trigger's webhook() running in n8n-core's WebhookContext with the
 // real credential (GET as sent; POST form-urlencoded and POST JSON with the same fields).
 import {
-	CallbackReceiver,
-	MERCHANT_KEY,
-	OTHER_KEY,
-	PAN,
 	addFault,
 	callbackControl,
 	clearFaults,
@@ -13,31 +9,19 @@ import {
 	formPost,
 	getRequest,
 	jsonPost,
-	openSandbox,
+	MERCHANT_KEY,
+	OTHER_KEY,
+	PAN,
 	parameters,
 	saleWithCallback,
 	trigger,
-	type CapturedCallback,
-	type Sandbox,
+	withApprovedSale,
 	type TriggerResult,
 } from '../support/trigger';
 
-let sandbox: Sandbox;
-const receiver = new CallbackReceiver();
-let approved: { clientOrderId: string; orderid: string; callback: CapturedCallback };
+const fixture = withApprovedSale();
 
-beforeAll(async () => {
-	sandbox = await openSandbox();
-	await receiver.start();
-	approved = await saleWithCallback(sandbox, receiver, { amount: '10.50', cvv: '123' });
-});
-
-afterAll(async () => {
-	await sandbox?.close();
-	await receiver.close();
-});
-
-afterEach(async () => clearFaults(sandbox));
+afterEach(async () => clearFaults(fixture.sandbox));
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -57,11 +41,15 @@ function expectRefused(result: TriggerResult, status: number, body: string) {
 }
 
 const run = (query: Record<string, string>, overrides = {}) =>
-	trigger({ parameters: parameters(overrides), credentials: credentialsFor(sandbox.url), request: getRequest(query) });
+	trigger({
+		parameters: parameters(overrides),
+		credentials: credentialsFor(fixture.sandbox.url),
+		request: getRequest(query),
+	});
 
 describe('genuine callbacks from the sandbox', () => {
-	it('captured the GET the sandbox sent, with the documented parameters', () => {
-		const { callback, orderid, clientOrderId } = approved;
+	it('captured the GET the fixture.sandbox sent, with the documented parameters', () => {
+		const { callback, orderid, clientOrderId } = fixture.approved;
 		expect(callback.method).toBe('GET');
 		expect(callback.query).toEqual({
 			status: 'approved',
@@ -86,7 +74,7 @@ describe('genuine callbacks from the sandbox', () => {
 	});
 
 	it('GET: answers 200 "OK" at once and emits one normalised item', async () => {
-		const { callback, orderid, clientOrderId } = approved;
+		const { callback, orderid, clientOrderId } = fixture.approved;
 		const before = Date.now();
 		const result = await run(callback.query);
 		const after = Date.now();
@@ -125,11 +113,11 @@ describe('genuine callbacks from the sandbox', () => {
 	});
 
 	it('POST form-urlencoded with the same fields gives the same item', async () => {
-		const get = await run(approved.callback.query);
+		const get = await run(fixture.approved.callback.query);
 		const post = await trigger({
 			parameters: parameters(),
-			credentials: credentialsFor(sandbox.url),
-			request: formPost(approved.callback.query),
+			credentials: credentialsFor(fixture.sandbox.url),
+			request: formPost(fixture.approved.callback.query),
 		});
 		expectAcknowledged(post);
 		expect(post.items).toEqual([{ ...get.items[0], method: 'POST', receivedAt: expect.stringMatching(ISO_TIME) }]);
@@ -138,38 +126,38 @@ describe('genuine callbacks from the sandbox', () => {
 	it('POST form-urlencoded that n8n left unparsed is read from the raw body', async () => {
 		const post = await trigger({
 			parameters: parameters(),
-			credentials: credentialsFor(sandbox.url),
-			request: formPost(approved.callback.query, { parsed: false }),
+			credentials: credentialsFor(fixture.sandbox.url),
+			request: formPost(fixture.approved.callback.query, { parsed: false }),
 		});
 		expectAcknowledged(post);
 		expect(post.items[0]).toMatchObject({
 			status: 'approved',
-			orderid: approved.orderid,
+			orderid: fixture.approved.orderid,
 			verified: true,
 			method: 'POST',
 		});
-		expect(post.items[0].raw).toEqual(approved.callback.query);
+		expect(post.items[0].raw).toEqual(fixture.approved.callback.query);
 	});
 
 	it('POST JSON with the same fields gives the same item', async () => {
 		const post = await trigger({
 			parameters: parameters(),
-			credentials: credentialsFor(sandbox.url),
-			request: jsonPost(approved.callback.query),
+			credentials: credentialsFor(fixture.sandbox.url),
+			request: jsonPost(fixture.approved.callback.query),
 		});
 		expectAcknowledged(post);
 		expect(post.items[0]).toMatchObject({
 			status: 'approved',
 			type: 'sale',
 			amount: '10.50',
-			orderid: approved.orderid,
+			orderid: fixture.approved.orderid,
 			verified: true,
 			method: 'POST',
 		});
 	});
 
 	it('a declined sale (CVV 116) arrives with the error text', async () => {
-		const declined = await saleWithCallback(sandbox, receiver, { amount: '3.00', cvv: '116' });
+		const declined = await saleWithCallback(fixture.sandbox, fixture.receiver, { amount: '3.00', cvv: '116' });
 		const result = await run(declined.callback.query);
 		expectAcknowledged(result);
 		expect(result.items[0]).toMatchObject({
@@ -184,9 +172,9 @@ describe('genuine callbacks from the sandbox', () => {
 	});
 
 	it('a duplicated delivery produces the same orderid + status + type (de-duplicate downstream)', async () => {
-		await addFault(sandbox, { kind: 'duplicate-callback', op: 'sale' });
-		const sale = await saleWithCallback(sandbox, receiver, { amount: '4.00' });
-		const deliveries = await receiver.waitFor(sale.orderid, 2);
+		await addFault(fixture.sandbox, { kind: 'duplicate-callback', op: 'sale' });
+		const sale = await saleWithCallback(fixture.sandbox, fixture.receiver, { amount: '4.00' });
+		const deliveries = await fixture.receiver.waitFor(sale.orderid, 2);
 		expect(deliveries).toHaveLength(2);
 		const items = [];
 		for (const delivery of deliveries) {
@@ -202,8 +190,8 @@ describe('genuine callbacks from the sandbox', () => {
 
 describe('signature checks', () => {
 	it("refuses the sandbox's wrong-control callback with 403 and logs it without card data", async () => {
-		await addFault(sandbox, { kind: 'wrong-control-callback', op: 'sale' });
-		const forged = await saleWithCallback(sandbox, receiver, { amount: '5.00' });
+		await addFault(fixture.sandbox, { kind: 'wrong-control-callback', op: 'sale' });
+		const forged = await saleWithCallback(fixture.sandbox, fixture.receiver, { amount: '5.00' });
 		const result = await run(forged.callback.query);
 		expectRefused(result, 403, 'Forbidden');
 		expect(result.headersSet['content-type']).toBe('text/plain; charset=utf-8');
@@ -222,7 +210,7 @@ describe('signature checks', () => {
 	});
 
 	it('refuses a missing control', async () => {
-		const { control: _control, ...unsigned } = approved.callback.query;
+		const { control: _control, ...unsigned } = fixture.approved.callback.query;
 		void _control;
 		const result = await run(unsigned);
 		expectRefused(result, 403, 'Forbidden');
@@ -230,41 +218,47 @@ describe('signature checks', () => {
 	});
 
 	it('accepts the control in uppercase hex', async () => {
-		const result = await run({ ...approved.callback.query, control: approved.callback.query.control.toUpperCase() });
+		const result = await run({
+			...fixture.approved.callback.query,
+			control: fixture.approved.callback.query.control.toUpperCase(),
+		});
 		expectAcknowledged(result);
 		expect(result.items[0].verified).toBe(true);
 	});
 
 	it('refuses a truncated control', async () => {
-		const result = await run({ ...approved.callback.query, control: approved.callback.query.control.slice(0, 39) });
+		const result = await run({
+			...fixture.approved.callback.query,
+			control: fixture.approved.callback.query.control.slice(0, 39),
+		});
 		expectRefused(result, 403, 'Forbidden');
 		expect(result.logs.find((entry) => entry.level === 'warn')?.message).toContain('not 40 hexadecimal characters');
 	});
 
 	it('refuses a tampered status or orderid', async () => {
-		expectRefused(await run({ ...approved.callback.query, status: 'declined' }), 403, 'Forbidden');
+		expectRefused(await run({ ...fixture.approved.callback.query, status: 'declined' }), 403, 'Forbidden');
 		expectRefused(
-			await run({ ...approved.callback.query, orderid: String(Number(approved.orderid) + 1) }),
+			await run({ ...fixture.approved.callback.query, orderid: String(Number(fixture.approved.orderid) + 1) }),
 			403,
 			'Forbidden',
 		);
 		expectRefused(
-			await run({ ...approved.callback.query, merchant_order: 'someone-else', client_orderid: 'someone-else' }),
+			await run({ ...fixture.approved.callback.query, merchant_order: 'someone-else', client_orderid: 'someone-else' }),
 			403,
 			'Forbidden',
 		);
 	});
 
 	it('lets a tampered amount or type through: the signature does not cover them', async () => {
-		const result = await run({ ...approved.callback.query, amount: '0.01', type: 'reversal' });
+		const result = await run({ ...fixture.approved.callback.query, amount: '0.01', type: 'reversal' });
 		expectAcknowledged(result);
 		expect(result.items[0]).toMatchObject({ amount: '0.01', type: 'reversal', verified: true });
 	});
 
 	it("refuses a control made with another merchant's key", async () => {
-		const { status, orderid, merchant_order } = approved.callback.query;
+		const { status, orderid, merchant_order } = fixture.approved.callback.query;
 		const result = await run({
-			...approved.callback.query,
+			...fixture.approved.callback.query,
 			control: callbackControl(status, orderid, merchant_order, OTHER_KEY),
 		});
 		expectRefused(result, 403, 'Forbidden');
@@ -273,8 +267,8 @@ describe('signature checks', () => {
 	it('refuses everything, and says why in the log, when the credential has no control key', async () => {
 		const result = await trigger({
 			parameters: parameters(),
-			credentials: credentialsFor(sandbox.url, { controlKey: '' }),
-			request: getRequest(approved.callback.query),
+			credentials: credentialsFor(fixture.sandbox.url, { controlKey: '' }),
+			request: getRequest(fixture.approved.callback.query),
 		});
 		expectRefused(result, 403, 'Forbidden');
 		expect(result.logs.find((entry) => entry.level === 'error')?.message).toContain(
@@ -283,7 +277,7 @@ describe('signature checks', () => {
 	});
 
 	it('with verification turned off, emits an unsigned callback marked verified: false', async () => {
-		const result = await run({ ...approved.callback.query, control: '' }, { verifySignature: false });
+		const result = await run({ ...fixture.approved.callback.query, control: '' }, { verifySignature: false });
 		expectAcknowledged(result);
 		expect(result.items[0]).toMatchObject({ status: 'approved', verified: false });
 	});
@@ -291,28 +285,28 @@ describe('signature checks', () => {
 
 describe('filters', () => {
 	it('acknowledges a callback whose status is filtered out and starts nothing', async () => {
-		const result = await run(approved.callback.query, { statuses: ['declined', 'error', 'filtered'] });
+		const result = await run(fixture.approved.callback.query, { statuses: ['declined', 'error', 'filtered'] });
 		expectAcknowledged(result);
 		expect(result.response).toEqual({ noWebhookResponse: true });
 		expect(result.items).toEqual([]);
 	});
 
 	it('acknowledges a callback whose type is filtered out and starts nothing', async () => {
-		const result = await run(approved.callback.query, { transactionTypes: ['payout', 'reversal'] });
+		const result = await run(fixture.approved.callback.query, { transactionTypes: ['payout', 'reversal'] });
 		expectAcknowledged(result);
 		expect(result.items).toEqual([]);
 	});
 
 	it('emits when status and type match, or when "Any" type is chosen', async () => {
 		expect(
-			(await run(approved.callback.query, { statuses: ['approved'], transactionTypes: ['sale'] })).items,
+			(await run(fixture.approved.callback.query, { statuses: ['approved'], transactionTypes: ['sale'] })).items,
 		).toHaveLength(1);
-		expect((await run(approved.callback.query, { transactionTypes: ['payout', 'any'] })).items).toHaveLength(1);
+		expect((await run(fixture.approved.callback.query, { transactionTypes: ['payout', 'any'] })).items).toHaveLength(1);
 	});
 });
 
 describe('malformed requests', () => {
-	const credentials = () => credentialsFor(sandbox.url);
+	const credentials = () => credentialsFor(fixture.sandbox.url);
 
 	it.each([
 		['a GET without parameters', { method: 'GET' as const, query: {} }],
@@ -365,7 +359,7 @@ describe('malformed requests', () => {
 describe('masking', () => {
 	it('keeps full card numbers and the control key out of the item and the logs', async () => {
 		const hostile = {
-			...approved.callback.query,
+			...fixture.approved.callback.query,
 			bin: PAN,
 			'last-four-digits': PAN,
 			credit_card_number: PAN,

@@ -7,37 +7,21 @@ import { join } from 'node:path';
 
 import { CardGatewayTrigger } from '../../nodes/CardGatewayTrigger/CardGatewayTrigger.node';
 import {
-	CallbackReceiver,
-	MERCHANT_KEY,
 	callbackControl,
 	credentialsFor,
 	formPost,
 	getRequest,
 	hostedFormReturn,
-	openSandbox,
+	MERCHANT_KEY,
 	parameters,
 	refund,
 	runSale,
 	saleWithCallback,
 	trigger,
-	type CapturedCallback,
-	type Sandbox,
+	withApprovedSale,
 } from '../support/trigger';
 
-let sandbox: Sandbox;
-const receiver = new CallbackReceiver();
-let approved: { clientOrderId: string; orderid: string; callback: CapturedCallback };
-
-beforeAll(async () => {
-	sandbox = await openSandbox();
-	await receiver.start();
-	approved = await saleWithCallback(sandbox, receiver, { amount: '10.50', cvv: '123' });
-});
-
-afterAll(async () => {
-	await sandbox?.close();
-	await receiver.close();
-});
+const fixture = withApprovedSale();
 
 const MODES = {
 	off: { confirm: 'off' },
@@ -50,7 +34,7 @@ const ANSWERS = ['whenReceived', 'afterWorkflowFinished'] as const;
 async function emit(query: Record<string, string>, overrides: Record<string, unknown> = {}) {
 	const result = await trigger({
 		parameters: parameters(overrides as never),
-		credentials: credentialsFor(sandbox.url),
+		credentials: credentialsFor(fixture.sandbox.url),
 		request: getRequest(query),
 	});
 	expect(result.items.length).toBeLessThanOrEqual(1);
@@ -73,13 +57,13 @@ describe('one event, one key', () => {
 	it.each(Object.keys(MODES) as Array<keyof typeof MODES>)(
 		'every spelling of the type gives one key and the canonical type (confirm %s, both answer modes)',
 		async (mode) => {
-			const key = `${approved.orderid}:approved:sale`;
+			const key = `${fixture.approved.orderid}:approved:sale`;
 			const items = [];
 			for (const answerGateway of ANSWERS)
 				for (const spelling of SPELLINGS)
 					for (const parameter of ['type', 'transaction-type', 'transaction_type'])
 						items.push(
-							await emit(respelled(approved.callback.query, spelling, parameter), {
+							await emit(respelled(fixture.approved.callback.query, spelling, parameter), {
 								...MODES[mode],
 								answerGateway,
 							}),
@@ -101,31 +85,31 @@ describe('one event, one key', () => {
 	it('a type the trigger does not know reads without case or separators: one key, never confirmed', async () => {
 		const items = await Promise.all(
 			['Foo_Bar', 'foo-bar', ' FOOBAR'].map((spelling) =>
-				emit(respelled(approved.callback.query, spelling), MODES.withFlag),
+				emit(respelled(fixture.approved.callback.query, spelling), MODES.withFlag),
 			),
 		);
 		for (const item of items)
 			expect(item).toMatchObject({
 				type: 'foobar',
 				kind: 'foobar',
-				eventKey: `${approved.orderid}:approved:foobar`,
+				eventKey: `${fixture.approved.orderid}:approved:foobar`,
 				eventKeyConfirmed: false,
 				confirmed: false,
 			});
 		// Under Emit Only When Confirmed such a spelling starts nothing.
-		expect(await emit(respelled(approved.callback.query, 'Foo_Bar'), MODES.emitOnly)).toBeUndefined();
+		expect(await emit(respelled(fixture.approved.callback.query, 'Foo_Bar'), MODES.emitOnly)).toBeUndefined();
 	});
 
 	it('another order or another status is another key', async () => {
-		const other = await saleWithCallback(sandbox, receiver, { amount: '10.50', cvv: '123' });
-		const first = await emit(approved.callback.query);
+		const other = await saleWithCallback(fixture.sandbox, fixture.receiver, { amount: '10.50', cvv: '123' });
+		const first = await emit(fixture.approved.callback.query);
 		const second = await emit(other.callback.query);
 		expect(second!.eventKey).toBe(`${other.orderid}:approved:sale`);
 		expect(second!.eventKey).not.toBe(first!.eventKey);
 		// The same order with another status, signed as the gateway signs it.
-		const { orderid, client_orderid } = approved.callback.query;
+		const { orderid, client_orderid } = fixture.approved.callback.query;
 		const declined = {
-			...approved.callback.query,
+			...fixture.approved.callback.query,
 			status: 'declined',
 			control: callbackControl('declined', orderid, client_orderid, MERCHANT_KEY),
 		};
@@ -133,11 +117,11 @@ describe('one event, one key', () => {
 	});
 
 	it('another confirmed type of the same order is another key', async () => {
-		const sale = await runSale(sandbox, { amount: '10.50', notifyUrl: receiver.url });
-		const [saleCallback] = await receiver.waitFor(sale.orderid, 1);
+		const sale = await runSale(fixture.sandbox, { amount: '10.50', notifyUrl: fixture.receiver.url });
+		const [saleCallback] = await fixture.receiver.waitFor(sale.orderid, 1);
 		const saleItem = await emit(saleCallback.query, MODES.withFlag);
-		await refund(sandbox, sale, '3.00');
-		const reversalCallback = (await receiver.waitFor(sale.orderid, 2))[1];
+		await refund(fixture.sandbox, sale, '3.00');
+		const reversalCallback = (await fixture.receiver.waitFor(sale.orderid, 2))[1];
 		const reversalItem = await emit(respelled(reversalCallback.query, 'Re-Versal'), MODES.withFlag);
 		expect(saleItem).toMatchObject({ eventKey: `${sale.orderid}:approved:sale`, eventKeyConfirmed: true });
 		expect(reversalItem).toMatchObject({
@@ -149,14 +133,14 @@ describe('one event, one key', () => {
 	});
 
 	it('a customer return has a key of its own, from signed facts only', async () => {
-		const { fields, sale } = await hostedFormReturn(sandbox, { cvv: '123' });
+		const { fields, sale } = await hostedFormReturn(fixture.sandbox, { cvv: '123' });
 		const result = await trigger({
 			parameters: parameters({
 				customerReturn: true,
 				successUrl: 'https://shop.example.com/ok',
 				failureUrl: 'https://shop.example.com/failed',
 			} as never),
-			credentials: credentialsFor(sandbox.url),
+			credentials: credentialsFor(fixture.sandbox.url),
 			request: formPost(fields, { webhookName: 'setup' }),
 		});
 		expect(result.items[0]).toMatchObject({
@@ -172,9 +156,9 @@ describe('a follow-up amount is never confirmed (item 7)', () => {
 	let reversal: Record<string, string>;
 
 	beforeAll(async () => {
-		const sale = await runSale(sandbox, { amount: '12.99', notifyUrl: receiver.url });
-		await refund(sandbox, sale, '12.99');
-		reversal = (await receiver.waitFor(sale.orderid, 2))[1].query;
+		const sale = await runSale(fixture.sandbox, { amount: '12.99', notifyUrl: fixture.receiver.url });
+		await refund(fixture.sandbox, sale, '12.99');
+		reversal = (await fixture.receiver.waitFor(sale.orderid, 2))[1].query;
 		expect(reversal).toMatchObject({ type: 'reversal', amount: '12.99' });
 	});
 
@@ -193,7 +177,7 @@ describe('a follow-up amount is never confirmed (item 7)', () => {
 	);
 
 	it('an altered sale amount is refuted, so not confirmed either', async () => {
-		const item = await emit({ ...approved.callback.query, amount: '1.00' }, MODES.withFlag);
+		const item = await emit({ ...fixture.approved.callback.query, amount: '1.00' }, MODES.withFlag);
 		expect(item).toMatchObject({ confirmed: false, amount: '1.00', amountConfirmed: false });
 	});
 });
