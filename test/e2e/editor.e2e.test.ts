@@ -11,7 +11,16 @@ import type { ICredentialType, INodeProperties, INodePropertyOptions, INodeTypeD
 import type { Browser, Page } from 'playwright-core';
 
 import { CREDENTIAL, startE2eEnvironment, type E2eEnvironment } from '../support/e2e-environment';
-import { Editor, Screenshots, icon, launchChromium, type Icon, type Option, type Theme } from '../support/editor-page';
+import {
+	Editor,
+	Screenshots,
+	icon,
+	launchChromium,
+	waitUntil,
+	type Icon,
+	type Option,
+	type Theme,
+} from '../support/editor-page';
 import { scaled } from '../support/time-scale';
 
 const { REPO } = require('../../e2e/n8n');
@@ -177,7 +186,8 @@ test(
 		await step('resources', async () => {
 			await editor.openWorkflow(WORKFLOW.id);
 			await editor.openNode(NODE);
-			expect(await editor.selected('resource')).toBe('Payment');
+			// The panel renders its fields before it fills them in: wait for the value itself.
+			await waitUntil(async () => (await editor.selected('resource')) === 'Payment', 'resource to show "Payment"');
 			const listbox = await editor.openDropdown('resource');
 			await shots.take(page, 'resource-dropdown');
 			expect((await editor.options(listbox)).map((o) => o.name)).toEqual(RESOURCES.map((r) => r.name));
@@ -240,7 +250,10 @@ test(
 				(r) => new URL(r.url()).pathname === '/rest/credentials/test' && r.request().method() === 'POST',
 			);
 			const dialog = await editor.openNodeCredential();
-			expect(await (await tested).json()).toMatchObject({ data: { status: 'OK' } });
+			// The whole answer, so that a failed test shows n8n's message.
+			expect(((await (await tested).json()) as { data: object }).data).toEqual(
+				expect.objectContaining({ status: 'OK' }),
+			);
 			await expect(page.locator('[data-test-id="credential-name"]').textContent()).resolves.toContain(CREDENTIAL.name);
 			await expect(page.locator('[data-test-id="editCredential-modal"] header').textContent()).resolves.toContain(
 				credential.displayName,
