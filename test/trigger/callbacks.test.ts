@@ -21,6 +21,16 @@ import {
 
 const fixture = withApprovedSale();
 
+/**
+ * The callback's parameters as `raw` keeps them. The signature is a SHA-1 hex digest of a random order
+ * ID: now and then it holds a run of digits that passes the card check, and the card net masks that
+ * run as it would anywhere (first 6 / last 4 kept). Every other character must be the one received.
+ */
+function asReceived(query: Record<string, string>): Record<string, unknown> {
+	const digest = [...query.control].map((char) => (/\d/.test(char) ? `[${char}*]` : char)).join('');
+	return { ...query, control: expect.stringMatching(new RegExp(`^${digest}$`)) };
+}
+
 afterEach(async () => clearFaults(fixture.sandbox));
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -105,7 +115,7 @@ describe('genuine callbacks from the sandbox', () => {
 			verified: true,
 			method: 'GET',
 			receivedAt: expect.stringMatching(ISO_TIME),
-			raw: callback.query,
+			raw: asReceived(callback.query),
 		});
 		// Received during this run, however long the run took.
 		expect(Date.parse(item.receivedAt as string)).toBeGreaterThanOrEqual(before);
@@ -136,7 +146,7 @@ describe('genuine callbacks from the sandbox', () => {
 			verified: true,
 			method: 'POST',
 		});
-		expect(post.items[0].raw).toEqual(fixture.approved.callback.query);
+		expect(post.items[0].raw).toEqual(asReceived(fixture.approved.callback.query));
 	});
 
 	it('POST JSON with the same fields gives the same item', async () => {
