@@ -9,11 +9,10 @@
 // every genuine event refunded 3.00 exactly once, no other money moved. CALLBACK_JUDGE_SEED replays a case.
 import { join } from 'node:path';
 
-import { eventually, readWorkflows, startE2eEnvironment, type E2eEnvironment } from '../support/e2e-environment';
+import { eventually, readWorkflows, startWithClaims, type E2eEnvironment } from '../support/e2e-environment';
 import { scaled } from '../support/time-scale';
 import { CallbackReceiver, saleWithCallback, type CapturedCallback } from '../support/trigger';
 
-const { CLAIMS_CREDENTIAL, claimsCredentialPlaceholder } = require('../../scripts/demo-setup');
 const { seeded } = require('../support/seeded') as { seeded: (seed: number) => () => number };
 
 const SEED = Number(process.env.CALLBACK_JUDGE_SEED ?? 31);
@@ -86,13 +85,7 @@ const receiver = new CallbackReceiver();
 beforeAll(
 	async () => {
 		const workflows = readWorkflows(join(__dirname, '..', '..', 'examples')).filter((w) => w.id === WORKFLOW_ID);
-		env = await startE2eEnvironment({
-			port: 5880,
-			workflows,
-			publish: [WORKFLOW_ID],
-			credentials: [claimsCredentialPlaceholder()],
-		});
-		apiKey = await env.n8n.connectClaims(CLAIMS_CREDENTIAL);
+		({ env, apiKey } = await startWithClaims({ port: 5880, workflows, publish: [WORKFLOW_ID] }));
 		await receiver.start();
 	},
 	scaled(15 * 60_000),

@@ -7,13 +7,11 @@
 // in the table by anyone but the node stop the item with nothing sent (issue 31 items 4 and 6).
 import { join } from 'node:path';
 
-import { eventually, readWorkflows, startE2eEnvironment, type E2eEnvironment } from '../support/e2e-environment';
+import { eventually, readWorkflows, startWithClaims, type E2eEnvironment } from '../support/e2e-environment';
 import { sealerFor } from '../../nodes/CardGateway/actions/common/guard/claimSeal';
 import { MERCHANT } from '../support/e2e-environment';
 import { CallbackReceiver, refund, saleWithCallback, type CapturedCallback } from '../support/trigger';
 import { scaled } from '../support/time-scale';
-
-const { CLAIMS_CREDENTIAL, claimsCredentialPlaceholder } = require('../../scripts/demo-setup');
 
 const WORKFLOW_ID = 'cgExRefundOnce';
 const WEBHOOK = 'c1a1e005-0000-4000-8000-0000000000aa/callback';
@@ -33,13 +31,6 @@ interface Run {
 }
 
 const workflows = readWorkflows(join(__dirname, '..', '..', 'examples')).filter((w) => w.id === WORKFLOW_ID);
-
-/** The environment with the claims credential imported (its API key does not exist before n8n runs: filled in after). */
-async function startWithClaims(options: Omit<Parameters<typeof startE2eEnvironment>[0], 'credentials'>) {
-	const env = await startE2eEnvironment({ ...options, credentials: [claimsCredentialPlaceholder()] });
-	const apiKey: string = await env.n8n.connectClaims(CLAIMS_CREDENTIAL);
-	return { env, apiKey };
-}
 
 /** Sends the captured callback as the gateway sent it (method and query string), to one webhook base URL. */
 async function deliver(base: string, callback: CapturedCallback): Promise<number> {

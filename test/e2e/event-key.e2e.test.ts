@@ -6,11 +6,10 @@
 // examples/refund-alert.json: the message shows 1.00 as unconfirmed, never as the gateway's figure.
 import { join } from 'node:path';
 
-import { eventually, readWorkflows, startE2eEnvironment, type E2eEnvironment } from '../support/e2e-environment';
+import { eventually, readWorkflows, startWithClaims, type E2eEnvironment } from '../support/e2e-environment';
 import { scaled } from '../support/time-scale';
 import { CallbackReceiver, refund, runSale, saleWithCallback, type CapturedCallback } from '../support/trigger';
 
-const { CLAIMS_CREDENTIAL, claimsCredentialPlaceholder } = require('../../scripts/demo-setup');
 const { startSandbox } = require('../../sandbox');
 
 const EXAMPLES = join(__dirname, '..', '..', 'examples');
@@ -47,13 +46,11 @@ beforeAll(
 		const workflows = readWorkflows(EXAMPLES)
 			.filter((workflow) => workflow.id === REFUND_ONCE.id || workflow.id === REFUND_ALERT.id)
 			.map((workflow) => JSON.parse(JSON.stringify(workflow).split(DEMO_SINK).join(`${sink.url}/sandbox/sink`)));
-		env = await startE2eEnvironment({
+		({ env, apiKey } = await startWithClaims({
 			port: 5870,
 			workflows,
 			publish: [REFUND_ONCE.id, REFUND_ALERT.id],
-			credentials: [claimsCredentialPlaceholder()],
-		});
-		apiKey = await env.n8n.connectClaims(CLAIMS_CREDENTIAL);
+		}));
 		await receiver.start();
 	},
 	scaled(15 * 60_000),

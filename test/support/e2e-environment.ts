@@ -137,6 +137,19 @@ export async function startE2eEnvironment(options: {
 	};
 }
 
+/**
+ * The environment with the claims credential of "Act Once per Key" imported (its API key does not
+ * exist before n8n runs: filled in after), and that API key.
+ */
+export async function startWithClaims(
+	options: Omit<Parameters<typeof startE2eEnvironment>[0], 'credentials'>,
+): Promise<{ env: E2eEnvironment; apiKey: string }> {
+	const { CLAIMS_CREDENTIAL, claimsCredentialPlaceholder } = require('../../scripts/demo-setup');
+	const env = await startE2eEnvironment({ ...options, credentials: [claimsCredentialPlaceholder()] });
+	const apiKey: string = await env.n8n.connectClaims(CLAIMS_CREDENTIAL);
+	return { env, apiKey };
+}
+
 export type Json = Record<string, unknown>;
 export interface ManualRun {
 	status: string;
