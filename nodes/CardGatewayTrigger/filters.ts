@@ -2,16 +2,18 @@
 // but starts no execution.
 import type { INodePropertyOptions } from 'n8n-workflow';
 
+import { STATUS } from '../shared/protocol/statusWords';
+
 import { normaliseStatus } from './normalise';
 import { TRANSACTION_TYPES, typeKey } from './transactionTypes';
 
 export const STATUS_OPTIONS: INodePropertyOptions[] = [
-	{ name: 'Approved', value: 'approved', description: 'Final: the payment or payout went through' },
-	{ name: 'Declined', value: 'declined', description: 'Final: the issuer or the gateway refused it' },
-	{ name: 'Error', value: 'error', description: 'Final: declined because something went wrong' },
-	{ name: 'Filtered', value: 'filtered', description: 'Final: refused by fraud control' },
-	{ name: 'Processing', value: 'processing', description: 'Not final yet' },
-	{ name: 'Unknown', value: 'unknown', description: 'The acquirer did not answer; ask the gateway later' },
+	{ name: 'Approved', value: STATUS.approved, description: 'Final: the payment or payout went through' },
+	{ name: 'Declined', value: STATUS.declined, description: 'Final: the issuer or the gateway refused it' },
+	{ name: 'Error', value: STATUS.error, description: 'Final: declined because something went wrong' },
+	{ name: 'Filtered', value: STATUS.filtered, description: 'Final: refused by fraud control' },
+	{ name: 'Processing', value: STATUS.processing, description: 'Not final yet' },
+	{ name: 'Unknown', value: STATUS.unknown, description: 'The acquirer did not answer; ask the gateway later' },
 ];
 
 export const ANY_TYPE = 'any';

@@ -4,6 +4,7 @@ import { MONEY_ACTIONS } from '../../nodes/shared/protocol/money';
 import { notAGatewayReply, parseGatewayReply, replyRecord } from '../../nodes/shared/protocol/reply';
 import { GATEWAY_STATUSES, STATUS } from '../../nodes/shared/protocol/statusWords';
 import { TRANSACTION_STATUSES } from '../../nodes/shared/protocol/report';
+import { STATUS_OPTIONS } from '../../nodes/CardGatewayTrigger/filters';
 import { factsOf, moneyFactsOf, movesMoney, ordersOnce } from '../../nodes/CardGateway/actions/common/core/facts';
 import {
 	FINAL_STATUSES,
@@ -75,13 +76,20 @@ describe('status words', () => {
 		);
 	});
 
-	test('each word is declared once (protocol/reply.ts) and every list is read from there', () => {
+	test('each word is declared once (protocol/statusWords.ts) and every list is read from there', () => {
 		// a second opinion, spelled here: gateway-facts §5.3, §8 and the report filter of §15
 		expect(GATEWAY_STATUSES).toEqual(['approved', 'declined', 'filtered', 'processing', 'error', 'unknown']);
 		expect(Object.entries(STATUS).every(([name, word]) => name === word)).toBe(true);
 		expect([...FINAL_STATUSES]).toEqual(['approved', 'declined', 'filtered', 'error', 'unknown']);
 		expect(GATEWAY_STATUSES.filter(isRefusal)).toEqual(['declined', 'filtered', 'error']);
 		expect(TRANSACTION_STATUSES).toEqual(['approved', 'declined', 'filtered']);
+		// The trigger's status filter offers every word, as statusWords.ts spells it.
+		expect(STATUS_OPTIONS.map((option) => option.value).sort()).toEqual([...GATEWAY_STATUSES].sort());
+		// A follow-up is accepted on a status the gateway has.
+		const accepted = Object.values(MONEY_ACTIONS).flatMap((facts) =>
+			facts.acceptsStatus ? [facts.acceptsStatus] : [],
+		);
+		expect(new Set(accepted)).toEqual(new Set(['approved', 'processing']));
 		expect([undefined, '', 'Approved', 'constructor', 'toString'].filter(isRefusal)).toEqual([]);
 	});
 

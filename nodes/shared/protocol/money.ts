@@ -1,3 +1,5 @@
+import { STATUS } from './statusWords';
+
 /**
  * What a gateway operation can do to money, declared once per kind of action. Every operation in
  * the catalogue names one action; the guards (AI agents, Retry On Fail, spending limits), Dry Run,
@@ -36,7 +38,7 @@ export interface MoneyActionFacts {
 	/** Acts on an existing order: a lost reply is reported, never resent. */
 	followUp: boolean;
 	/** A follow-up: the order status the gateway accepts it on. */
-	acceptsStatus?: 'approved' | 'processing';
+	acceptsStatus?: typeof STATUS.approved | typeof STATUS.processing;
 	/** Dry run: "would <verb> 10.00 USD". */
 	verb: string;
 	/** Outputs: "<noun> of 10.00 USD not done", "<done> 10.00 USD". */
@@ -87,7 +89,7 @@ export const MONEY_ACTIONS: Readonly<Record<MoneyAction, MoneyActionFacts>> = {
 	capture: {
 		moves: true,
 		followUp: true,
-		acceptsStatus: 'approved',
+		acceptsStatus: STATUS.approved,
 		verb: 'capture',
 		noun: 'Capture',
 		done: 'Captured',
@@ -100,7 +102,7 @@ export const MONEY_ACTIONS: Readonly<Record<MoneyAction, MoneyActionFacts>> = {
 	return: {
 		moves: true,
 		followUp: true,
-		acceptsStatus: 'approved',
+		acceptsStatus: STATUS.approved,
 		verb: 'return',
 		noun: 'Return',
 		done: 'Returned',
@@ -115,7 +117,7 @@ export const MONEY_ACTIONS: Readonly<Record<MoneyAction, MoneyActionFacts>> = {
 	releaseHold: {
 		moves: true,
 		followUp: true,
-		acceptsStatus: 'approved',
+		acceptsStatus: STATUS.approved,
 		verb: 'release',
 		noun: 'Release',
 		done: 'Hold released: the return cancelled the uncaptured preauthorization, so nothing was charged to return',
@@ -126,7 +128,7 @@ export const MONEY_ACTIONS: Readonly<Record<MoneyAction, MoneyActionFacts>> = {
 	void: {
 		moves: true,
 		followUp: true,
-		acceptsStatus: 'approved',
+		acceptsStatus: STATUS.approved,
 		verb: 'void',
 		noun: 'Void',
 		done: 'Voided: the gateway approved the void of the whole payment',
@@ -149,7 +151,7 @@ export const MONEY_ACTIONS: Readonly<Record<MoneyAction, MoneyActionFacts>> = {
 	payCheckedPayout: {
 		moves: true,
 		followUp: true,
-		acceptsStatus: 'approved',
+		acceptsStatus: STATUS.approved,
 		verb: 'pay out',
 		noun: 'Payout',
 		done: 'Paid out',
@@ -174,7 +176,7 @@ export const MONEY_ACTIONS: Readonly<Record<MoneyAction, MoneyActionFacts>> = {
 	completePending: {
 		moves: true,
 		followUp: true,
-		acceptsStatus: 'processing',
+		acceptsStatus: STATUS.processing,
 		verb: 'complete the pending 3-D Secure payment of',
 		noun: 'Completion of the pending 3-D Secure payment',
 		done: 'Completed',
