@@ -3,7 +3,7 @@
 // installed as users install it, against the sandbox gateway (a process of its own, node:crypto
 // verifier, added latency). Writes bench/out/real-n8n.json; bench/run.js turns it into RESULTS.md.
 //
-//   node bench/real-n8n.js [--quick] [--only=bulk,trigger,triggerLazy,memory,report] [--cell=op:latency:c] [--routes=ours,stock,stockAuth,stockJwt] [--profile]
+//   node bench/real-n8n.js [--quick] [--only=bulk,money,trigger,triggerLazy,memory,report] [--cell=op:latency:c] [--routes=ours,stock,stockAuth,stockJwt] [--profile]
 require('./cli').checkArgs(
 	`Usage: node bench/real-n8n.js [--quick] [--only=<parts>] [--cell=<op>:<ms>:<c>] [--routes=<routes>] [--profile]
 
@@ -18,9 +18,13 @@ Writes bench/out/real-n8n.json; a part run alone (--only) replaces only that par
 Flags:
   --quick                1 run instead of 3 (report: 1 round of 10,000 rows instead of 5 of
                          100,000), fewer items: writes bench/out/real-n8n.quick.json
-  --only=<parts>         run only these parts: bulk, trigger, triggerLazy, memory, report (default: all)
+  --only=<parts>         run only these parts: bulk, money, trigger, triggerLazy, memory, report
+                         (default: all). money: Payment → Sale and Payout → Send with typed order
+                         IDs (issue 34) beside a Code node signing + HTTP Request, 5 interleaved
+                         rounds a cell; it rewrites its section of bench/RESULTS.md
   --cell=<op>:<ms>:<c>   diagnosis: one bulk cell only, e.g. return:100:16 (op getStatus or
-                         return, added latency 20 or 100 ms, concurrency 1, 4, 16 or 64)
+                         return, added latency 20 or 100 ms, concurrency 1, 4, 16 or 64), or
+                         one money cell, e.g. sale:20:16 (sale or payoutSend, 20 or 100, c 1 or 16)
   --routes=<routes>      diagnosis: only these trigger routes: ours, stock, stockAuth, stockJwt
   --profile              diagnosis: n8n runs under --cpu-prof; profiles land in bench/out/prof/
                          when n8n stops (read them with bench/profile-top.js or profile-split.js)
@@ -30,7 +34,7 @@ A diagnosis run (--cell, --routes or --profile) prints what it measures and save
 	{
 		flags: ['--quick', '--only=', '--cell=', '--routes=', '--profile'],
 		choices: {
-			'--only=': ['bulk', 'trigger', 'triggerLazy', 'memory', 'report'],
+			'--only=': ['bulk', 'money', 'trigger', 'triggerLazy', 'memory', 'report'],
 			'--routes=': ['ours', 'stock', 'stockAuth', 'stockJwt'],
 		},
 	},
@@ -51,6 +55,9 @@ const {
 	sha1,
 	summary,
 	percentile,
+	fmt,
+	range,
+	replaceSection,
 	seedSales,
 	closedLoop,
 	sandboxAlone,
@@ -65,13 +72,18 @@ const {
 	REPORT_PERIOD,
 	oursWorkflow,
 	httpWorkflow,
+	oursTypedWorkflow,
+	httpTypedWorkflow,
 	reportOursWorkflow,
 	reportHttpWorkflow,
 	triggerWorkflows,
 } = require('./workflows');
+const { TYPED_CELLS, OP_NAMES, freshIds } = require('./typed-ops');
 
 const QUICK = process.argv.includes('--quick');
-const ONLY = (process.argv.find((a) => a.startsWith('--only=')) || '--only=bulk,trigger,triggerLazy,memory,report')
+const ONLY = (
+	process.argv.find((a) => a.startsWith('--only=')) || '--only=bulk,money,trigger,triggerLazy,memory,report'
+)
 	.slice(7)
 	.split(',');
 const RUNS = QUICK ? 1 : 3;
@@ -252,6 +264,79 @@ async function bulk(n8n, sandbox) {
 		}
 	}
 	return rows;
+}
+
+const MONEY_ROUNDS = QUICK ? 2 : 5;
+
+/**
+ * Issue 34's money cells in a real n8n: our node with typed order IDs (a status query "is this order
+ * new?" before each send, asked ahead) vs a Code node signing + HTTP Request sending the same requests
+ * (no re-run protection), batched `c` items every `latency` ms. Fresh order IDs every run; the two
+ * routes back to back each round, who goes first alternating; the ratio taken round by round.
+ */
+async function money(n8n, sandbox) {
+	const rows = [];
+	const loadBefore = os.loadavg();
+	// warm-up (not timed): JIT, task runner start, connections (16x20: a cell's own workflow)
+	await sandbox.setLatency(0);
+	for (const op of new Set(TYPED_CELLS.map((cell) => cell.op))) {
+		await bulkRun(n8n, 'ours', op, freshIds(op, 50), 16);
+		await bulkRun(n8n, 'http', op, freshIds(op, 50), '16x20');
+	}
+	for (const { op, latency, c } of TYPED_CELLS) {
+		if (CELL && CELL !== `${op}:${latency}:${c}`) continue;
+		// about 4 s a run at c ÷ latency (n8n runs slower than that at c 16), at least 40 items
+		const n = Math.min(QUICK ? 400 : 1500, Math.max(40, Math.round(((c * 1000) / latency) * 4)));
+		await sandbox.setLatency(latency);
+		const samples = { ours: [], http: [], ratio: [], oursPeak: [], httpPeak: [] };
+		const timed = async (route, setting) => {
+			await sandbox.takePeakInFlight();
+			const rate = await bulkRun(n8n, route, op, freshIds(op, n), setting);
+			samples[`${route}Peak`].push(await sandbox.takePeakInFlight());
+			samples[route].push(rate);
+		};
+		for (let round = 0; round < MONEY_ROUNDS; round++) {
+			const runOurs = () => timed('ours', c);
+			const runHttp = () => timed('http', `${c}x${latency}`);
+			if (round % 2) await runHttp().then(runOurs);
+			else await runOurs().then(runHttp);
+			samples.ratio.push(samples.ours[round] / samples.http[round]);
+			log(
+				`money ${op} ${latency} ms c=${c} n=${n} round ${round + 1}: ours ${samples.ours[round].toFixed(1)}/s, http ${samples.http[round].toFixed(1)}/s, ÷ ${samples.ratio[round].toFixed(2)}; load ${os.loadavg()[0].toFixed(1)}`,
+			);
+		}
+		rows.push({
+			op,
+			latency,
+			c,
+			items: n,
+			ours: summary(samples.ours),
+			http: summary(samples.http),
+			ratio: summary(samples.ratio),
+			peakInFlight: { ours: Math.max(...samples.oursPeak), http: Math.max(...samples.httpPeak) },
+		});
+	}
+	await sandbox.setLatency(0);
+	return { rounds: MONEY_ROUNDS, rows, load: { before: loadBefore, after: os.loadavg(), cores: os.cpus().length } };
+}
+
+/** The section of RESULTS.md for the money cells in a real n8n. */
+function moneySection(result) {
+	const { rounds, rows, load } = result.money;
+	const L = [
+		'## 3c. Money runs with typed order IDs in a real n8n: ours vs Code + HTTP Request (issue 34)',
+		'',
+		`Written ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by \`node bench/real-n8n.js --only=money\`. Webhook → Split Out → route → Summarize in n8n ${result.n8nVersion} (SQLite, regular mode), the sandbox in a process of its own with the added latency. **Ours**: Card Gateway with the Merchant Order ID typed as \`{{ $json.cid }}\` and Concurrency c: a status query "is this order new?" before each send (asked ahead), 2 gateway requests an item. **HTTP**: a Code node builds and signs each item's request (a sale's SHA-1 \`control\`, a payout's OAuth 1.0a HMAC-SHA1 header), HTTP Request sends it with Batching c items every *latency* ms (its rate-equivalent of c in flight), 1 request an item, no re-run protection. Fresh order IDs every run; median (min–max) of ${rounds} rounds, the routes back to back each round, who goes first alternating, the ratio taken round by round. Load average (1 min) ${fmt(load.before[0], 1)} before, ${fmt(load.after[0], 1)} after, ${load.cores} cores.`,
+		'',
+		'| operation | latency | c | items | ours items/s | HTTP items/s | ours ÷ HTTP | peak in flight: ours / HTTP |',
+		'|---|---:|---:|---:|---:|---:|---:|---:|',
+	];
+	for (const r of rows)
+		L.push(
+			`| ${OP_NAMES[r.op]} | ${r.latency} ms | ${r.c} | ${fmt(r.items)} | ${range(r.ours, 1)} | ${range(r.http, 1)} | ${range(r.ratio, 2)} | ${r.peakInFlight.ours} / ${r.peakInFlight.http} |`,
+		);
+	L.push('');
+	return L;
 }
 
 /**
@@ -574,7 +659,7 @@ async function main() {
 	const savedFile = path.join(__dirname, 'out', `${OUT_NAME}.json`);
 	const saved = fs.existsSync(savedFile) ? JSON.parse(fs.readFileSync(savedFile, 'utf8')) : {};
 	const kept = Object.fromEntries(
-		['trigger', 'triggerLazy', 'memory', 'bulk', 'capacity', 'report']
+		['trigger', 'triggerLazy', 'memory', 'bulk', 'capacity', 'report', 'money']
 			.filter((part) => saved[part] && !ONLY.includes(part === 'capacity' ? 'bulk' : part))
 			.map((part) => [part, saved[part]]),
 	);
@@ -622,6 +707,10 @@ async function main() {
 			workflows.push(httpWorkflow(op, sandbox.url, null));
 		}
 		workflows.push(reportOursWorkflow(), reportHttpWorkflow(sandbox.url));
+		for (const { op, latency, c } of TYPED_CELLS) {
+			if (!workflows.some((w) => w.id === `benchOursTyped_${op}_${c}`)) workflows.push(oursTypedWorkflow(op, c));
+			workflows.push(httpTypedWorkflow(op, sandbox.url, { batchSize: c, batchInterval: latency }));
+		}
 		await n8n.importWorkflows(workflows);
 		await n8n.start();
 		await n8n.createApiKey();
@@ -666,6 +755,9 @@ async function main() {
 		});
 		await measure('memory', () => memory(n8n, sandbox));
 		await measure('report', () => report(n8n, sandbox));
+		await measure('money', () => money(n8n, sandbox));
+		if (ONLY.includes('money') && !DIAGNOSIS && !QUICK)
+			replaceSection(path.join(__dirname, 'RESULTS.md'), moneySection(result));
 		await measure('bulk', async () => {
 			const bulkResult = await bulk(n8n, sandbox);
 			result.capacity = bulkResult.capacity;

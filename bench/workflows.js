@@ -4,6 +4,7 @@
 // (concurrency, batch size, batch interval) are constants, one workflow per setting: an expression
 // would be evaluated for every item (n8n 2.41 evaluates expressions in an isolate, ~0.5 ms each).
 const { MERCHANT } = require('./common');
+const { TYPED_OPS } = require('./typed-ops');
 
 const CREDENTIAL = { id: 'cgBench00000000001', name: 'Card Gateway bench' };
 // For the stock Webhook node with Header Auth: n8n's own cost of a webhook that reads a credential.
@@ -141,6 +142,71 @@ function httpWorkflow(op, sandboxUrl, batch) {
 	]);
 }
 
+/** Our node sending a money operation of issue 34 with the Merchant Order ID typed (`{{ $json.cid }}`), `concurrency` at a time. */
+function oursTypedWorkflow(op, concurrency) {
+	return bulkWorkflow(`benchOursTyped_${op}_${concurrency}`, `bench-ours-${op}-${concurrency}`, [
+		node(
+			'Card Gateway',
+			'n8n-nodes-card-gateway.cardGateway',
+			1,
+			{ ...TYPED_OPS[op].parameters, merchantOrderId: '={{ $json.cid }}', options: { concurrency } },
+			{ credentials: { cardGatewayApi: CREDENTIAL } },
+		),
+	]);
+}
+
+/**
+ * The same requests without our package (no re-run protection): a Code node builds each item's form
+ * body and signs it (a sale's SHA-1 `control`, a payout's OAuth header), HTTP Request sends it (form body as a string),
+ * `batch.batchSize` items every `batch.batchInterval` ms (its rate-equivalent of that many in flight).
+ */
+function httpTypedWorkflow(op, sandboxUrl, batch) {
+	const { gateway, fields } = TYPED_OPS[op];
+	const url = `${sandboxUrl}/paynet/api/v2/${gateway}/${MERCHANT.endpointId}`;
+	const sign =
+		gateway === 'sale'
+			? [
+					"const crypto = require('crypto');",
+					`const key = ${JSON.stringify(MERCHANT.controlKey)};`,
+					'const enc = (s) => encodeURIComponent(String(s));',
+					// endpoint + client_orderid + amount in hundredths + email + control key
+					"const sign = (f) => ({ control: crypto.createHash('sha1').update(" +
+						`${JSON.stringify(MERCHANT.endpointId)} + f.client_orderid + f.amount.replace('.', '') + f.email + key).digest('hex') });`,
+				]
+			: [...OAUTH_CODE, `const sign = (f) => ({ authorization: oauthHeader('POST', ${JSON.stringify(url)}, f) });`];
+	const code = [
+		...sign,
+		`const fixed = ${JSON.stringify({ ...fields(''), client_orderid: undefined })};`,
+		'return $input.all().map((item) => {',
+		'  const f = { ...fixed, client_orderid: item.json.cid };',
+		'  const { control, authorization } = sign(f);',
+		'  const form = control ? { ...f, control } : f;',
+		"  const body = Object.entries(form).map(([k, v]) => enc(k) + '=' + enc(v)).join('&');",
+		"  return { json: { body, authorization: authorization ?? '' } };",
+		'});',
+	].join('\n');
+	const tag = `${batch.batchSize}x${batch.batchInterval}`;
+	return bulkWorkflow(`benchHttpTyped_${op}_${tag}`, `bench-http-${op}-${tag}`, [
+		node('Sign', 'n8n-nodes-base.code', 2, { mode: 'runOnceForAllItems', language: 'javaScript', jsCode: code }),
+		node('HTTP Request', 'n8n-nodes-base.httpRequest', 4.2, {
+			method: 'POST',
+			url,
+			sendHeaders: true,
+			headerParameters: {
+				parameters: [
+					{ name: 'Accept', value: 'application/vnd.pay+json' },
+					...(gateway === 'sale' ? [] : [{ name: 'Authorization', value: '={{ $json.authorization }}' }]),
+				],
+			},
+			sendBody: true,
+			contentType: 'form-urlencoded',
+			specifyBody: 'string',
+			body: '={{ $json.body }}',
+			options: { batching: { batch }, response: { response: { responseFormat: 'json' } } },
+		}),
+	]);
+}
+
 /** The report period both report workflows read (the day the benchmark seeds synthetic rows on). */
 const REPORT_PERIOD = { from: '2026-03-02 00:00:00', to: '2026-03-02 23:59:59' };
 
@@ -171,33 +237,43 @@ function reportOursWorkflow() {
 }
 
 /**
+ * Code-node lines a user writes to sign with OAuth 1.0a HMAC-SHA1 (key = control key + "&"): `enc`
+ * (RFC 3986) and `oauthHeader(method, url, params)`, the Authorization header over the params.
+ */
+const OAUTH_CODE = [
+	"const crypto = require('crypto');",
+	`const login = ${JSON.stringify(MERCHANT.login)};`,
+	`const key = ${JSON.stringify(MERCHANT.controlKey)};`,
+	"const enc = (s) => encodeURIComponent(String(s)).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());",
+	'function oauthHeader(method, url, params) {',
+	'  const oauth = {',
+	'    oauth_consumer_key: login,',
+	"    oauth_nonce: crypto.randomBytes(16).toString('hex'),",
+	"    oauth_signature_method: 'HMAC-SHA1',",
+	'    oauth_timestamp: String(Math.floor(Date.now() / 1000)),',
+	"    oauth_version: '1.0',",
+	'  };',
+	'  const pairs = [...Object.entries(params), ...Object.entries(oauth)]',
+	'    .map(([k, v]) => enc(k) + "=" + enc(v))',
+	'    .sort();',
+	"  const base = [method, enc(url), enc(pairs.join('&'))].join('&');",
+	"  const signature = crypto.createHmac('sha1', key + '&').update(base).digest('base64');",
+	"  return 'OAuth ' + Object.entries({ ...oauth, oauth_signature: signature })",
+	`    .map(([k, v]) => k + '="' + enc(v) + '"').join(', ');`,
+	'}',
+];
+
+/**
  * What a user builds instead: a Code node signs the report's GET (OAuth 1.0a HMAC-SHA1 over the
  * query, key = control key + "&"), HTTP Request fetches it as a file, Extract From File parses the CSV.
  */
 function reportHttpWorkflow(sandboxUrl) {
 	const code = [
-		"const crypto = require('crypto');",
-		`const login = ${JSON.stringify(MERCHANT.login)};`,
-		`const key = ${JSON.stringify(MERCHANT.controlKey)};`,
+		...OAUTH_CODE,
 		`const url = ${JSON.stringify(`${sandboxUrl}/paynet-ui/services/transaction-report`)};`,
 		`const query = { createdFromDate: ${JSON.stringify(REPORT_PERIOD.from)}, createdToDate: ${JSON.stringify(REPORT_PERIOD.to)} };`,
-		"const enc = (s) => encodeURIComponent(String(s)).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());",
-		'const oauth = {',
-		'  oauth_consumer_key: login,',
-		"  oauth_nonce: crypto.randomBytes(16).toString('hex'),",
-		"  oauth_signature_method: 'HMAC-SHA1',",
-		'  oauth_timestamp: String(Math.floor(Date.now() / 1000)),',
-		"  oauth_version: '1.0',",
-		'};',
-		'const pairs = [...Object.entries(query), ...Object.entries(oauth)]',
-		'  .map(([k, v]) => enc(k) + "=" + enc(v))',
-		'  .sort();',
-		"const base = ['GET', enc(url), enc(pairs.join('&'))].join('&');",
-		"const signature = crypto.createHmac('sha1', key + '&').update(base).digest('base64');",
-		"const authorization = 'OAuth ' + Object.entries({ ...oauth, oauth_signature: signature })",
-		`  .map(([k, v]) => k + '="' + enc(v) + '"').join(', ');`,
 		"const search = Object.entries(query).map(([k, v]) => enc(k) + '=' + enc(v)).join('&');",
-		"return [{ json: { url: url + '?' + search, authorization } }];",
+		"return [{ json: { url: url + '?' + search, authorization: oauthHeader('GET', url, query) } }];",
 	].join('\n');
 	return webhookWorkflow(
 		'benchReportHttp',
@@ -288,6 +364,8 @@ module.exports = {
 	REPORT_PERIOD,
 	oursWorkflow,
 	httpWorkflow,
+	oursTypedWorkflow,
+	httpTypedWorkflow,
 	reportOursWorkflow,
 	reportHttpWorkflow,
 	triggerWorkflows,
