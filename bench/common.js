@@ -167,7 +167,7 @@ async function sandboxAlone(sandbox, op, orders, concurrency) {
 	return closedLoop(requests.length, concurrency, (i) => post(requests[i]));
 }
 
-const OP_NAMES = { sale: 'Payment → Sale', payoutSend: 'Payout → Send' };
+const { OP_NAMES } = require('./typed-ops');
 
 /**
  * The section of RESULTS.md for issue 34's cells (bench/inprocess.js writes them to inprocess-typed.json):
@@ -190,6 +190,25 @@ function typedIdsSection(typed) {
 	for (const r of typed.rows)
 		L.push(
 			`| ${OP_NAMES[r.op] ?? r.op} | ${r.latency} ms | ${r.c} | ${fmt(r.items)} | ${range(r.ours, 1)} | ${range(r.helper, 1)} | ${range(r.vsHelper, 2)} | ${fmt(r.cpuMsPerItem.median, 2)} / ${fmt(r.helperCpuMsPerItem.median, 2)} |`,
+		);
+	L.push('');
+	return L;
+}
+
+/** The section of RESULTS.md for the money cells in a real n8n. */
+function moneySection(money, n8nVersion) {
+	const { rounds, rows, load } = money;
+	const L = [
+		'## 3c. Money runs with typed order IDs in a real n8n: ours vs Code + HTTP Request (issue 34)',
+		'',
+		`Written ${money.writtenAt.slice(0, 16).replace('T', ' ')} UTC by \`node bench/real-n8n.js --only=money\`. Webhook → Split Out → route → Summarize in n8n ${n8nVersion} (SQLite, regular mode), the sandbox in a process of its own with the added latency. **Ours**: Card Gateway with the Merchant Order ID typed as \`{{ $json.cid }}\` and Concurrency c: a status query "is this order new?" before each send (asked ahead), 2 gateway requests an item. **HTTP**: a Code node builds and signs each item's request (a sale's SHA-1 \`control\`, a payout's OAuth 1.0a HMAC-SHA1 header), HTTP Request sends it with Batching c items every *latency* ms (its rate-equivalent of c in flight), 1 request an item, no re-run protection. Fresh order IDs every run; median (min–max) of ${rounds} rounds, the routes back to back each round, who goes first alternating, the ratio taken round by round. Load average (1 min) ${fmt(load.before[0], 1)} before, ${fmt(load.after[0], 1)} after, ${load.cores} cores.`,
+		'',
+		'| operation | latency | c | items | ours items/s | HTTP items/s | ours ÷ HTTP | peak in flight: ours / HTTP |',
+		'|---|---:|---:|---:|---:|---:|---:|---:|',
+	];
+	for (const r of rows)
+		L.push(
+			`| ${OP_NAMES[r.op] ?? r.op} | ${r.latency} ms | ${r.c} | ${fmt(r.items)} | ${range(r.ours, 1)} | ${range(r.http, 1)} | ${range(r.ratio, 2)} | ${r.peakInFlight.ours} / ${r.peakInFlight.http} |`,
 		);
 	L.push('');
 	return L;
@@ -240,6 +259,7 @@ module.exports = {
 	sandboxAlone,
 	writeJson,
 	typedIdsSection,
+	moneySection,
 	replaceSection,
 	log,
 };

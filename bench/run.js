@@ -31,7 +31,7 @@ const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { machine, fmt, range, typedIdsSection } = require('./common');
+const { machine, fmt, range, typedIdsSection, moneySection } = require('./common');
 const { queueSection } = require('./queue-report');
 
 const QUICK = process.argv.includes('--quick');
@@ -190,6 +190,7 @@ function report() {
 	}
 	const typed = read('inprocess-typed');
 	if (typed) L.push(...typedIdsSection(typed));
+	if (real?.money) L.push(...moneySection(real.money, real.n8nVersion));
 	if (signing) {
 		L.push('## 4. Signing per request', '');
 		L.push(
