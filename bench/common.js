@@ -210,6 +210,10 @@ function moneySection(money, n8nVersion) {
 		L.push(
 			`| ${OP_NAMES[r.op] ?? r.op} | ${r.latency} ms | ${r.c} | ${fmt(r.items)} | ${range(r.ours, 1)} | ${range(r.http, 1)} | ${range(r.ratio, 2)} | ${r.peakInFlight.ours} / ${r.peakInFlight.http} |`,
 		);
+	const failed = rows.flatMap((r) =>
+		(r.failures ?? []).map((f) => `${OP_NAMES[r.op] ?? r.op} ${r.latency} ms c ${r.c}, ${f.route}: \`${f.message}\``),
+	);
+	if (failed.length) L.push('', `Failed runs (not counted in the medians): ${failed.join('; ')}`);
 	L.push('');
 	return L;
 }
