@@ -4,7 +4,7 @@
 // query, the sends keep the Concurrency, a run repeated sends nothing, two executions at once move each
 // order once. Read from the sandbox's request log and ledger, not from wall time: the sandbox holds
 // every request 100 ms, so a query asked ahead is seen in flight while a send is. Without asking ahead
-// (execute.ts) the overlap checks fail: at Concurrency 1 every query then waits for the send before it,
+// (pipeline/ahead.ts) the overlap checks fail: at Concurrency 1 every query then waits for the send before it,
 // and none is in flight beside a send. Without the check that no other step queued on the order since
 // it was asked (oneAtATime.ts, quietMark), "run twice at once" sends most orders twice.
 import type { INodeParameters } from 'n8n-workflow';

@@ -1,13 +1,11 @@
 import {
 	NodeApiError,
-	NodeOperationError,
 	type IDataObject,
 	type IExecuteFunctions,
 	type INodeProperties,
 	type JsonObject,
 } from 'n8n-workflow';
 
-import { withMoneyEffect } from '../../../shared/moneyEffect';
 import { currencyDigits } from '../../../shared/protocol/amount';
 import {
 	availableForPayouts,
@@ -22,9 +20,9 @@ import {
 import { OPERATIONS, operationUrl } from '../../../shared/protocol/catalogue';
 import { GatewayInputError } from '../../../shared/protocol/errors';
 import { classifyReply, JSON_MEDIA_TYPE, parseGatewayReply, type GatewayFailure } from '../../../shared/protocol/reply';
-import { gatewayError, inputError, signedRequest, type SignedOutcome } from '../../../shared/transport';
-import { sameForEveryItem } from '../common/read/oncePerRun';
-import { defineOperation } from '../common/define/operation';
+import { gatewayError } from '../../../shared/transport';
+import { readAnswer } from '../common/send/read';
+import { defineOperation, defineRead } from '../common/define/operation';
 
 type BalanceOf = 'endpoint' | 'merchant' | 'manager';
 
@@ -94,6 +92,16 @@ const parameters: INodeProperties[] = [
 	},
 ];
 
+/** What Balance → Get asks for, read once for the run. */
+interface BalanceQuery {
+	balanceOf: BalanceOf;
+	endpointId: string;
+	login: string;
+	balanceName: string;
+	required?: RequiredAmount;
+	timeoutMs: number;
+}
+
 // Read-only: what the gateway holds for the merchant, enabled per merchant by the gateway's support.
 export default defineOperation({
 	gateway: 'getBalance',
@@ -102,87 +110,83 @@ export default defineOperation({
 		description: 'Get the balance: amount, live amount, holds, rolling reserve, pending payouts',
 		action: 'Get the balance',
 	},
-	readMany: {
+	// Once for the run, from the first item's parameters (docs/node.md): not once per input item.
+	readMany: defineRead({
 		parameters,
-		// Once for the run, from the first item's parameters (docs/node.md): not once per input item.
-		async run(ctx) {
-			sameForEveryItem(ctx, parameters, 'the balance once');
-			return (await balancesOfRun(ctx)).map((json) => ({ json, pairedItem: { item: 0 } }));
+		readsOnce: 'the balance once',
+		query: balanceQuery,
+		async send(ctx, query) {
+			const balances = await balancesOf(ctx, query);
+			return balances.map((balance) => ({ json: withAvailability(balance, query.required), pairedItem: { item: 0 } }));
 		},
-	},
+	}),
 });
 
-async function balancesOfRun(ctx: IExecuteFunctions): Promise<IDataObject[]> {
-	const itemIndex = 0;
-	const balanceOf = ctx.getNodeParameter('balanceOf', itemIndex, 'endpoint') as BalanceOf;
-	const balanceName = String(ctx.getNodeParameter('balanceName', itemIndex, '')).trim();
-	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const required = requiredAmount(ctx, options, itemIndex);
-	const endpointId = balanceOf === 'endpoint' ? String(ctx.getNodeParameter('endpointId', itemIndex, '')).trim() : '';
-	if (endpointId && !/^\d{1,19}$/.test(endpointId)) {
-		throw notSent(
-			inputError(
-				ctx,
-				new GatewayInputError('Endpoint ID', `"Endpoint ID" must be a whole number, got "${endpointId.slice(0, 20)}"`),
-				itemIndex,
-			),
+/** The run's balance query, checked; bad input is refused naming the field. */
+function balanceQuery(ctx: IExecuteFunctions): BalanceQuery {
+	const balanceOf = ctx.getNodeParameter('balanceOf', 0, 'endpoint') as BalanceOf;
+	const balanceName = String(ctx.getNodeParameter('balanceName', 0, '')).trim();
+	const options = ctx.getNodeParameter('options', 0, {}) as IDataObject;
+	const requiredText = String(options.requiredAmount ?? '').trim();
+	const required = requiredText ? parseRequiredAmount(requiredText) : undefined;
+	const endpointId = balanceOf === 'endpoint' ? String(ctx.getNodeParameter('endpointId', 0, '')).trim() : '';
+	if (endpointId && !/^\d{1,19}$/.test(endpointId))
+		throw new GatewayInputError(
+			'Endpoint ID',
+			`"Endpoint ID" must be a whole number, got "${endpointId.slice(0, 20)}"`,
 		);
-	}
-	const login = balanceOf === 'endpoint' ? '' : String(ctx.getNodeParameter('login', itemIndex, '')).trim();
-	const outcome = await signedRequest(ctx, {
-		method: 'POST',
-		url: (baseUrl, credentials) =>
-			balanceUrl(
-				baseUrl,
-				balanceOf,
-				endpointId || String(credentials.endpointId ?? '').trim(),
-				login || credentials.login,
-			),
-		fields: [['balance-name', balanceName]],
-		accept: `text/html, ${JSON_MEDIA_TYPE}`,
-		timeoutMs: Math.round(Number(options.timeoutSeconds ?? 30) * 1000),
-		itemIndex,
-	}).catch((error: Error) => {
-		throw notSent(error);
-	});
-	const { statusCode, contentType, text } = answerOf(ctx, outcome, itemIndex);
-	const reply = parseGatewayReply(statusCode, contentType, text);
+	const login = balanceOf === 'endpoint' ? '' : String(ctx.getNodeParameter('login', 0, '')).trim();
+	const timeoutMs = Math.round(Number(options.timeoutSeconds ?? 30) * 1000);
+	return { balanceOf, endpointId, login, balanceName, required, timeoutMs };
+}
+
+/** The gateway's balances; a refusal, or an answer that is not a balance, is the read's error. */
+async function balancesOf(ctx: IExecuteFunctions, query: BalanceQuery): Promise<GatewayBalance[]> {
+	const { balanceOf, endpointId, login } = query;
+	const answer = await readAnswer(
+		ctx,
+		{
+			method: 'POST',
+			url: (baseUrl, credentials) =>
+				balanceUrl(
+					baseUrl,
+					balanceOf,
+					endpointId || String(credentials.endpointId ?? '').trim(),
+					login || credentials.login,
+				),
+			fields: [['balance-name', query.balanceName]],
+			accept: `text/html, ${JSON_MEDIA_TYPE}`,
+			timeoutMs: query.timeoutMs,
+			itemIndex: 0,
+		},
+		'The balance',
+		READS_ONLY,
+	);
+	const text = typeof answer.body === 'string' ? answer.body : '';
+	const reply = parseGatewayReply(answer.statusCode, answer.contentType, text);
 	const failure = classifyReply(reply);
-	if (failure) throw notSent(refusal(ctx, failure, itemIndex));
+	if (failure) throw refusal(ctx, failure, 0);
 	const notBalance = notABalanceReply(reply, text);
 	if (notBalance) {
-		throw notSent(
-			gatewayError(
-				ctx,
-				{
-					kind: 'transport',
-					httpStatus: reply.httpStatus,
-					message: `The gateway's answer is not a balance: ${notBalance}`,
-				},
-				itemIndex,
-				'',
-				READS_ONLY,
-			),
+		throw gatewayError(
+			ctx,
+			{
+				kind: 'transport',
+				httpStatus: reply.httpStatus,
+				message: `The gateway's answer is not a balance: ${notBalance}`,
+			},
+			0,
+			'',
+			READS_ONLY,
 		);
 	}
-	return readBalances(text).map((balance) => withAvailability(balance, required));
+	return readBalances(text);
 }
 
 function balanceUrl(baseUrl: string, balanceOf: BalanceOf, endpointId: string, login: string): string {
 	const operation = OPERATIONS.getBalance;
 	if (balanceOf === 'endpoint') return operationUrl(baseUrl, operation, { endpointId });
 	return `${operationUrl(baseUrl, operation, { endpointId: balanceOf })}/${encodeURIComponent(login)}`;
-}
-
-/** Required Amount, with its currency; undefined when not asked. */
-function requiredAmount(ctx: IExecuteFunctions, options: IDataObject, itemIndex: number): RequiredAmount | undefined {
-	const text = String(options.requiredAmount ?? '').trim();
-	if (!text) return undefined;
-	try {
-		return parseRequiredAmount(text);
-	} catch (error) {
-		throw notSent(inputError(ctx, error as GatewayInputError, itemIndex));
-	}
 }
 
 /** The balance with what is available for payouts (and from which fields, and why) and, when asked, whether it covers the run. */
@@ -204,23 +208,6 @@ function withAvailability(balance: GatewayBalance, required: RequiredAmount | un
 	};
 }
 
-function answerOf(
-	ctx: IExecuteFunctions,
-	outcome: SignedOutcome,
-	itemIndex: number,
-): { statusCode: number; contentType: string; text: string } {
-	if (outcome.kind === 'lost') {
-		throw notSent(
-			new NodeOperationError(ctx.getNode(), `The balance could not be read: ${outcome.what}`, {
-				itemIndex,
-				description: `${outcome.message}. ${READS_ONLY}`,
-			}),
-		);
-	}
-	const text = typeof outcome.body === 'string' ? outcome.body : '';
-	return { statusCode: outcome.statusCode, contentType: outcome.contentType, text };
-}
-
 /** The gateway's refusal; one that says the feature is off for this account reads as such. */
 function refusal(ctx: IExecuteFunctions, failure: GatewayFailure, itemIndex: number): NodeApiError {
 	if (!/not enabled|enable this feature|disabled/i.test(failure.message))
@@ -232,8 +219,4 @@ function refusal(ctx: IExecuteFunctions, failure: GatewayFailure, itemIndex: num
 		httpCode: String(failure.httpStatus),
 		itemIndex,
 	});
-}
-
-function notSent<E extends Error>(error: E): E {
-	return withMoneyEffect(error, 'notSent');
 }

@@ -6,7 +6,6 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { withMoneyEffect } from '../../../shared/moneyEffect';
 import { GatewayInputError } from '../../../shared/protocol/errors';
 import { mayHoldPan, maskText, redactSecrets } from '../../../shared/protocol/masking';
 import { classifyReply, parseGatewayReply, replyRecord } from '../../../shared/protocol/reply';
@@ -27,9 +26,9 @@ import {
 	whatTheBodyIs,
 } from '../../../shared/protocol/reportBody';
 import { checkedTimeZone, ZonedTimeReader } from '../../../shared/protocol/zonedTime';
-import { gatewayError, signedRequest, withInputErrors } from '../../../shared/transport';
-import { sameForEveryItem } from '../common/read/oncePerRun';
-import { defineOperation } from '../common/define/operation';
+import { gatewayError } from '../../../shared/transport';
+import { readAnswer } from '../common/send/read';
+import { defineOperation, defineRead } from '../common/define/operation';
 
 /** What one report request asks for: a creation-date period (split into 31-day windows) and the docs' filters. */
 export interface ReportQuery {
@@ -175,15 +174,20 @@ export default defineOperation({
 		description: "List the gateway's transactions created in a period (the remote transaction report)",
 		action: 'Get many transactions',
 	},
-	readMany: {
+	// One report for the whole run, whatever the number of input items: read with item 0's parameters.
+	readMany: defineRead({
 		parameters,
-		// One report for the whole run, whatever the number of input items: read with item 0's parameters.
-		async run(ctx) {
-			sameForEveryItem(ctx, parameters, 'one report');
+		readsOnce: 'one report',
+		query: (ctx) => {
 			const returnAll = ctx.getNodeParameter('returnAll', 0, false) as boolean;
-			const limit = returnAll ? Infinity : (ctx.getNodeParameter('limit', 0, 50) as number);
+			return {
+				report: reportQuery(ctx),
+				limit: returnAll ? Infinity : (ctx.getNodeParameter('limit', 0, 50) as number),
+			};
+		},
+		async send(ctx, { report, limit }) {
 			const output: INodeExecutionData[] = [];
-			for await (const transaction of reportTransactions(ctx, reportQuery(ctx, 0), 0)) {
+			for await (const transaction of reportTransactions(ctx, report)) {
 				output.push({ json: transaction as IDataObject, pairedItem: { item: 0 } });
 				if (output.length >= limit) break;
 			}
@@ -191,7 +195,7 @@ export default defineOperation({
 		},
 		// The reader masked card data column by column; the net catches a card number anywhere else.
 		mask: maskReportItem,
-	},
+	}),
 });
 
 /** A field the gateway minted as an ID (orderId, transactionId, `Processor tx ID`, …): kept whole. */
@@ -216,43 +220,33 @@ export function maskReportItem(json: IDataObject, secrets: readonly string[]): I
 	return json;
 }
 
-/** The item's period, filters and timeout, checked; bad input is refused naming the field, before anything is sent. */
-export function reportQuery(ctx: IExecuteFunctions, itemIndex: number): ReportQuery {
-	const filters = ctx.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const read = (): ReportQuery => {
-		const from = parseReportDate(ctx.getNodeParameter('createdFrom', itemIndex, ''), 'Created From');
-		const to = parseReportDate(ctx.getNodeParameter('createdTo', itemIndex, ''), 'Created To', true);
-		if (to < from) throw new GatewayInputError('Created To', '"Created To" is before "Created From"');
-		const wire: Array<[string, string]> = [];
-		const bankFrom = String(filters.bankFrom ?? '').trim();
-		const bankTo = String(filters.bankTo ?? '').trim();
-		if (bankFrom) wire.push(['bankFromDate', formatReportDate(parseReportDate(bankFrom, 'Bank Date From'))]);
-		if (bankTo) wire.push(['bankToDate', formatReportDate(parseReportDate(bankTo, 'Bank Date To', true))]);
-		const types = (filters.transactionTypes as string[] | undefined) ?? [];
-		if (types.length) wire.push(['transactionTypes', types.join(',')]);
-		const statuses = (filters.transactionStatuses as string[] | undefined) ?? [];
-		if (statuses.length) wire.push(['transactionStatuses', statuses.join(',')]);
-		const endpoints = String(filters.endpoints ?? '')
-			.split(',')
-			.map((id) => id.trim())
-			.filter(Boolean);
-		const notAnId = endpoints.find((id) => !/^\d{1,19}$/.test(id));
-		if (notAnId !== undefined)
-			throw new GatewayInputError(
-				'Endpoint IDs',
-				`"Endpoint IDs" must be whole numbers, got "${notAnId.slice(0, 20)}"`,
-			);
-		if (endpoints.length) wire.push(['endpoints', endpoints.join(',')]);
-		const timeoutSeconds = Number(options.timeoutSeconds ?? reportTimeout.default);
-		const timeZone = checkedTimeZone(options.timeZone ?? GATEWAY_TIME_ZONE, 'Report Time Zone');
-		return { from, to, filters: wire, timeoutMs: Math.round(timeoutSeconds * 1000), timeZone };
-	};
-	try {
-		return withInputErrors(ctx, itemIndex, read);
-	} catch (error) {
-		throw withMoneyEffect(error as Error, 'notSent');
-	}
+/** The run's period, filters and timeout (item 0), checked: a GatewayInputError names the field; sends nothing. */
+export function reportQuery(ctx: IExecuteFunctions): ReportQuery {
+	const filters = ctx.getNodeParameter('filters', 0, {}) as IDataObject;
+	const options = ctx.getNodeParameter('options', 0, {}) as IDataObject;
+	const from = parseReportDate(ctx.getNodeParameter('createdFrom', 0, ''), 'Created From');
+	const to = parseReportDate(ctx.getNodeParameter('createdTo', 0, ''), 'Created To', true);
+	if (to < from) throw new GatewayInputError('Created To', '"Created To" is before "Created From"');
+	const wire: Array<[string, string]> = [];
+	const bankFrom = String(filters.bankFrom ?? '').trim();
+	const bankTo = String(filters.bankTo ?? '').trim();
+	if (bankFrom) wire.push(['bankFromDate', formatReportDate(parseReportDate(bankFrom, 'Bank Date From'))]);
+	if (bankTo) wire.push(['bankToDate', formatReportDate(parseReportDate(bankTo, 'Bank Date To', true))]);
+	const types = (filters.transactionTypes as string[] | undefined) ?? [];
+	if (types.length) wire.push(['transactionTypes', types.join(',')]);
+	const statuses = (filters.transactionStatuses as string[] | undefined) ?? [];
+	if (statuses.length) wire.push(['transactionStatuses', statuses.join(',')]);
+	const endpoints = String(filters.endpoints ?? '')
+		.split(',')
+		.map((id) => id.trim())
+		.filter(Boolean);
+	const notAnId = endpoints.find((id) => !/^\d{1,19}$/.test(id));
+	if (notAnId !== undefined)
+		throw new GatewayInputError('Endpoint IDs', `"Endpoint IDs" must be whole numbers, got "${notAnId.slice(0, 20)}"`);
+	if (endpoints.length) wire.push(['endpoints', endpoints.join(',')]);
+	const timeoutSeconds = Number(options.timeoutSeconds ?? reportTimeout.default);
+	const timeZone = checkedTimeZone(options.timeZone ?? GATEWAY_TIME_ZONE, 'Report Time Zone');
+	return { from, to, filters: wire, timeoutMs: Math.round(timeoutSeconds * 1000), timeZone };
 }
 
 /** Every error of the report says so: reading it changes nothing. */
@@ -266,36 +260,25 @@ export const READS_ONLY = 'Reading the transaction report moves no money.';
 export async function* reportTransactions(
 	ctx: IExecuteFunctions,
 	query: ReportQuery,
-	itemIndex: number,
 ): AsyncGenerator<ReportTransaction> {
 	const times = new ZonedTimeReader(query.timeZone);
 	for (const window of reportWindows(query.from, query.to)) {
-		const outcome = await signedRequest(ctx, {
-			method: 'GET',
-			url: reportUrl,
-			fields: [['createdFromDate', window.from], ['createdToDate', window.to], ...query.filters],
-			stream: true,
-			accept: 'text/csv, text/plain, */*',
-			timeoutMs: query.timeoutMs,
-			itemIndex,
-		}).catch((error: Error) => {
-			throw withMoneyEffect(error, 'notSent');
-		});
 		const where = `${window.from} – ${window.to}`;
-		if (outcome.kind === 'lost') {
-			throw withMoneyEffect(
-				new NodeOperationError(
-					ctx.getNode(),
-					`The transaction report for ${where} could not be read: ${outcome.what}`,
-					{
-						itemIndex,
-						description: `${outcome.message}. ${READS_ONLY}`,
-					},
-				),
-				'notSent',
-			);
-		}
-		const answer = { ...outcome, where, itemIndex };
+		const outcome = await readAnswer(
+			ctx,
+			{
+				method: 'GET',
+				url: reportUrl,
+				fields: [['createdFromDate', window.from], ['createdToDate', window.to], ...query.filters],
+				stream: true,
+				accept: 'text/csv, text/plain, */*',
+				timeoutMs: query.timeoutMs,
+				itemIndex: 0,
+			},
+			`The transaction report for ${where}`,
+			READS_ONLY,
+		);
+		const answer = { ...outcome, where };
 		if (outcome.statusCode !== 200) {
 			const text = await bodyText(outcome.body, MAX_ANSWER_HEAD);
 			throw notAReport(ctx, answer, new NotAReport(text, whatTheBodyIs(text)));
@@ -313,7 +296,6 @@ interface ReportAnswer {
 	statusCode: number;
 	contentType: string;
 	where: string;
-	itemIndex: number;
 }
 
 /** Why a report was not read, as the node's error. */
@@ -324,16 +306,13 @@ function unreadReport(ctx: IExecuteFunctions, answer: ReportAnswer, error: Error
 }
 
 function notWhole(ctx: IExecuteFunctions, answer: ReportAnswer, reason: string): Error {
-	return withMoneyEffect(
-		new NodeOperationError(
-			ctx.getNode(),
-			`The gateway's transaction report for ${answer.where} could not be read whole: ${maskText(reason)}`,
-			{
-				itemIndex: answer.itemIndex,
-				description: `Nothing of it is output: a partial report would read as complete. Run again; if it persists, the gateway (or a proxy) is cutting the report off. ${READS_ONLY}`,
-			},
-		),
-		'notSent',
+	return new NodeOperationError(
+		ctx.getNode(),
+		`The gateway's transaction report for ${answer.where} could not be read whole: ${maskText(reason)}`,
+		{
+			itemIndex: 0,
+			description: `Nothing of it is output: a partial report would read as complete. Run again; if it persists, the gateway (or a proxy) is cutting the report off. ${READS_ONLY}`,
+		},
 	);
 }
 
@@ -345,10 +324,7 @@ function notAReport(ctx: IExecuteFunctions, answer: ReportAnswer, body: NotARepo
 		httpStatus: answer.statusCode,
 		message: `The gateway answered HTTP ${answer.statusCode} (${answer.contentType || 'no content type'}) with ${maskText(body.message)}, not a transaction report`,
 	};
-	return withMoneyEffect(
-		gatewayError(ctx, failure, answer.itemIndex, `Transaction report ${answer.where}: `, READS_ONLY),
-		'notSent',
-	);
+	return gatewayError(ctx, failure, 0, `Transaction report ${answer.where}: `, READS_ONLY);
 }
 
 /** At most `max` characters of a body, as text. */

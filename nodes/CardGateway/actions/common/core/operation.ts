@@ -35,15 +35,27 @@ export interface OperationDefinition {
 	/** Runs after the checks and before the request is sent; may complete the request from the gateway. */
 	prepare?: (ctx: IExecuteFunctions, step: PrepareStep) => Promise<void>;
 	/**
-	 * A read-only operation over many records (a report, a reconciliation, balances): it runs once for
-	 * all input items and outputs items of its own, from parameters of its own (no request fields).
+	 * A read over many records (a report, a reconciliation, balances) instead of request fields: it runs
+	 * once for all input items and outputs items of its own, from parameters of its own.
 	 */
 	readMany?: ReadMany;
 }
 
-export interface ReadMany {
+/**
+ * What a read over many records declares; the pipeline runs it once for the run (pipeline/read.ts):
+ * refuses an expression that differs between items, reads the query, sends, masks the items and marks
+ * its errors (nothing it does moves money).
+ */
+export interface ReadMany<Query = unknown> {
 	parameters: INodeProperties[];
-	run(ctx: IExecuteFunctions): Promise<INodeExecutionData[]>;
+	/** What it reads once for the whole run, in words ("one report"), for the error when an item's expression differs. */
+	readsOnce: string;
+	/** Parameters read for every input item, not once for the run (Reconcile's record fields). */
+	perItem?: readonly string[];
+	/** Reads and checks what to ask for, with the first item's parameters (a GatewayInputError names the field); sends nothing. */
+	query(ctx: IExecuteFunctions): Query;
+	/** Sends and reads the answers: its output items, each paired with the input item it answers. */
+	send(ctx: IExecuteFunctions, query: Query): Promise<INodeExecutionData[]>;
 	/** Masks one of its items, knowing which fields hold card data; without it every text is masked as free text. */
 	mask?(json: IDataObject, secrets: readonly string[]): IDataObject;
 }
@@ -67,14 +79,14 @@ export interface PrepareStep {
 	timeoutMs: number;
 }
 
+/** An operation placed in the node, with its parameters: the router hands its spec to the pipeline (pipeline/run.ts). */
 export interface Operation {
 	spec: OperationSpec;
 	description: INodeProperties[];
-	execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject>;
 }
 
-/** An operation of the node, as the router runs it. */
-export type OperationModule = Pick<Operation, 'spec' | 'description' | 'execute'>;
+/** An operation of the node, as the router dispatches it. */
+export type OperationModule = Operation;
 
 export interface BuiltRequest {
 	fields: Array<readonly [string, string]>;

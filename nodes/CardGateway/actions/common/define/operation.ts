@@ -1,17 +1,21 @@
 // The edit-time API: an operation file's definition, a resource's operations and their parameters.
-import { updateDisplayOptions, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
 import { OPERATIONS } from '../../../../shared/protocol/catalogue';
 
 import { movesMoney } from '../core/facts';
 import { sectionHeading } from '../core/fields';
-import type { Operation, OperationDefinition, OperationSpec } from '../core/operation';
+import type { Operation, OperationDefinition, OperationSpec, ReadMany } from '../core/operation';
 import { extraFields, optionsCollection, RETRY_ON_FAIL_WARNING } from '../read/options';
-import { executeOperation } from '../pipeline/execute';
 
 /** Typed identity: what an operation file exports. */
 export function defineOperation(definition: OperationDefinition): OperationDefinition {
 	return definition;
+}
+
+/** Typed identity: a read over many records, its query's type shared by `query` and `send`. */
+export function defineRead<Query>(read: ReadMany<Query>): ReadMany {
+	return read;
 }
 
 /**
@@ -52,20 +56,10 @@ export function defineResource<const D extends Record<string, OperationDefinitio
 	};
 }
 
-/** Builds one operation's parameters (scoped to it) and its per-item execution. */
+/** Builds one operation's parameters, scoped to it (the pipeline runs it from its spec). */
 function buildOperation(spec: OperationSpec): Operation {
 	const show = { show: { resource: [spec.resource], operation: [spec.operation] } };
-	if (spec.readMany) {
-		const { readMany } = spec;
-		return {
-			spec,
-			description: updateDisplayOptions(show, readMany.parameters),
-			// The router runs readMany for the whole run; one item's execution is the same run's output.
-			async execute(this: IExecuteFunctions, itemIndex: number) {
-				return (await readMany.run(this))[itemIndex]?.json ?? {};
-			},
-		};
-	}
+	if (spec.readMany) return { spec, description: updateDisplayOptions(show, spec.readMany.parameters) };
 	const gateway = OPERATIONS[spec.gateway];
 	const money = movesMoney(spec);
 	const properties: INodeProperties[] = [];
@@ -98,12 +92,5 @@ function buildOperation(spec: OperationSpec): Operation {
 			defaultScheme: gateway.auth,
 		}),
 	);
-	const description = updateDisplayOptions(show, properties);
-	return {
-		spec,
-		description,
-		async execute(this: IExecuteFunctions, itemIndex: number) {
-			return await executeOperation(this, spec, itemIndex);
-		},
-	};
+	return { spec, description: updateDisplayOptions(show, properties) };
 }

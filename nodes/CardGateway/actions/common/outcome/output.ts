@@ -41,7 +41,7 @@ const SUMMARY: ReadonlyArray<readonly [string, FieldName]> = [
 
 /**
  * The normalised output: camelCase summary of the reply (status, ids, 3-D Secure data, errors),
- * what this operation did to the money (money.ts), how the reply was obtained, and optionally every raw field. Masking happens in the router.
+ * what this operation did to the money (money.ts), how the reply was obtained, and optionally every raw field. Masked as it leaves the node (pipeline/items.ts).
  */
 export function summarise(
 	reply: GatewayReply,

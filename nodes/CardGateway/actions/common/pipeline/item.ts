@@ -70,7 +70,7 @@ export async function prepareItem(
 	return { options, run, request, call, delivery };
 }
 
-/** The status query about an item's order, asked ahead of its turn (pipeline/execute.ts), and when it was asked. */
+/** The status query about an item's order, asked ahead of its turn (ahead.ts), and when it was asked. */
 export interface AskedAhead {
 	mark: QuietMark;
 	answer: Promise<StatusKnowledge | undefined>;

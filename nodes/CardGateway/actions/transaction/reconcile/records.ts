@@ -1,7 +1,6 @@
 // The user's side: every input item read as one record, checked before anything is sent.
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { withMoneyEffect } from '../../../../shared/moneyEffect';
 import { parseAmount, parseCurrency } from '../../../../shared/protocol/amount';
 import { GatewayInputError } from '../../../../shared/protocol/errors';
 import { STATUS } from '../../../../shared/protocol/statusWords';
@@ -19,21 +18,18 @@ export function readRecords(ctx: IExecuteFunctions): YourRecord[] {
 			fieldOf[name] !== undefined
 				? ownField(item.json, fieldOf[name])
 				: (ctx.getNodeParameter(name, itemIndex, '') as unknown);
-		try {
-			return withInputErrors(ctx, itemIndex, () => {
-				const merchantOrderId = String(read('merchantOrderId') ?? '').trim();
-				if (!merchantOrderId) throw new GatewayInputError('Merchant Order ID', `"Merchant Order ID" is empty`);
-				const currency = parseCurrency(read('currency'), 'Currency');
-				const amount = parseAmount(read('amount'), currency, 'Amount');
-				const status =
-					String(read('expectedStatus') ?? '')
-						.trim()
-						.toLowerCase() || STATUS.approved;
-				return { itemIndex, merchantOrderId, amount, currency, status };
-			});
-		} catch (error) {
-			throw withMoneyEffect(error as Error, 'notSent');
-		}
+		// Refused as the record's own item, naming the field.
+		return withInputErrors(ctx, itemIndex, () => {
+			const merchantOrderId = String(read('merchantOrderId') ?? '').trim();
+			if (!merchantOrderId) throw new GatewayInputError('Merchant Order ID', `"Merchant Order ID" is empty`);
+			const currency = parseCurrency(read('currency'), 'Currency');
+			const amount = parseAmount(read('amount'), currency, 'Amount');
+			const status =
+				String(read('expectedStatus') ?? '')
+					.trim()
+					.toLowerCase() || STATUS.approved;
+			return { itemIndex, merchantOrderId, amount, currency, status };
+		});
 	});
 }
 

@@ -5,17 +5,16 @@ import { amountUnits, sameAmount } from '../../../../shared/protocol/amount';
 import { comparableName } from '../../../../shared/protocol/names';
 import { STATUS } from '../../../../shared/protocol/statusWords';
 import type { ReportTransaction } from '../../../../shared/protocol/report';
-import { reportQuery, reportTransactions } from '../getMany.operation';
+import { reportTransactions, type ReportQuery } from '../getMany.operation';
 
 import { noMoney, ROLES, STARTS, type GatewayOrder, type Money, type Role } from './orders';
 import { notReadWhole, partialRead } from './readWhole';
 
 /** The gateway's orders in the period, by merchant order ID (the gateway order ID where it names none). */
-export async function ordersOfReport(ctx: IExecuteFunctions): Promise<Map<string, GatewayOrder[]>> {
+export async function ordersOfReport(ctx: IExecuteFunctions, query: ReportQuery): Promise<Map<string, GatewayOrder[]>> {
 	const orders = new Map<string, GatewayOrder[]>();
-	const query = reportQuery(ctx, 0);
 	try {
-		for await (const transaction of reportTransactions(ctx, query, 0)) place(ctx, orders, transaction);
+		for await (const transaction of reportTransactions(ctx, query)) place(ctx, orders, transaction);
 	} catch (error) {
 		throw partialRead(ctx, error as Error);
 	}

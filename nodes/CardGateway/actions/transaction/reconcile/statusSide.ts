@@ -14,10 +14,9 @@ import { notReadWhole } from './readWhole';
 export async function ordersByStatus(
 	ctx: IExecuteFunctions,
 	records: YourRecord[],
+	timeoutMs: number,
 ): Promise<Map<string, GatewayOrder[]>> {
 	const { login } = await merchantCredentials(ctx);
-	const chosen = ctx.getNodeParameter('options', 0, {}) as IDataObject;
-	const timeoutMs = Math.round(Number(chosen.timeoutSeconds ?? reportTimeout.default) * 1000);
 	const orders = new Map<string, GatewayOrder[]>();
 	const asked = new Set<string>();
 	for (const record of records) {
@@ -55,4 +54,10 @@ export async function ordersByStatus(
 		]);
 	}
 	return orders;
+}
+
+/** How long each status query may take: the Timeout option, as for the report. */
+export function statusTimeoutMs(ctx: IExecuteFunctions): number {
+	const chosen = ctx.getNodeParameter('options', 0, {}) as IDataObject;
+	return Math.round(Number(chosen.timeoutSeconds ?? reportTimeout.default) * 1000);
 }
