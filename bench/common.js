@@ -60,6 +60,8 @@ const fmt = (x, digits = 0) =>
 	Number.isFinite(x)
 		? x.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
 		: 'n/a';
+/** A share (0.25) as a percentage ("25 %"). */
+const pct = (share) => (Number.isFinite(share) ? `${(share * 100).toFixed(0)} %` : 'n/a');
 const range = (s, digits = 0) => `${fmt(s.median, digits)} (${fmt(s.min, digits)}–${fmt(s.max, digits)})`;
 
 /**
@@ -184,12 +186,14 @@ function typedIdsSection(typed) {
 		'',
 		"Before (2ab4de6: each item waited for its status query, then sent; issue 34's own measurement, same cells) ours ÷ helper was 0.47–0.50 in every cell. Where the driver process is short of CPU (Concurrency 16, or other jobs on the machine), ours is held back by its CPU per item (last column), more than twice the helper's: the node sends its 2 requests an item through the same helper, each with a new connection. Where the run waits on the gateway (c 1 at 100 ms), the status queries asked ahead cost next to no time.",
 		'',
-		'| operation | latency | c | items | ours items/s | helper items/s | ours ÷ helper | CPU ms/item: ours / helper |',
-		'|---|---:|---:|---:|---:|---:|---:|---:|',
+		"The sandbox (the gateway, a process of its own) is measured too: its CPU over each route's run as a share of one core, and its CPU per gateway request (the send's from the helper's run, 1 request an item; the status query's from ours, less its sends at that cost). A cell that measures the client and not the gateway keeps the sandbox well below one core.",
+		'',
+		'| operation | latency | c | items | ours items/s | helper items/s | ours ÷ helper | CPU ms/item: ours / helper | sandbox: % of a core, ours / helper | sandbox CPU ms/request: status query / send |',
+		'|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
 	];
 	for (const r of typed.rows)
 		L.push(
-			`| ${OP_NAMES[r.op] ?? r.op} | ${r.latency} ms | ${r.c} | ${fmt(r.items)} | ${range(r.ours, 1)} | ${range(r.helper, 1)} | ${range(r.vsHelper, 2)} | ${fmt(r.cpuMsPerItem.median, 2)} / ${fmt(r.helperCpuMsPerItem.median, 2)} |`,
+			`| ${OP_NAMES[r.op] ?? r.op} | ${r.latency} ms | ${r.c} | ${fmt(r.items)} | ${range(r.ours, 1)} | ${range(r.helper, 1)} | ${range(r.vsHelper, 2)} | ${fmt(r.cpuMsPerItem.median, 2)} / ${fmt(r.helperCpuMsPerItem.median, 2)} | ${r.sandbox ? `${pct(r.sandbox.busy.median)} / ${pct(r.sandbox.helperBusy.median)} | ${fmt(r.sandbox.statusMs.median, 2)} / ${fmt(r.sandbox.sendMs.median, 2)}` : '– | –'} |`,
 		);
 	L.push('');
 	return L;
@@ -256,6 +260,7 @@ module.exports = {
 	percentile,
 	machine,
 	fmt,
+	pct,
 	range,
 	seedSales,
 	signedRequest,

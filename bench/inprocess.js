@@ -4,11 +4,11 @@
 // sandbox in this process. No n8n server, no webhook, no database, no task runner: what is left is
 // the engine, the request helper and our node. Writes bench/out/inprocess.json.
 //
-//   node bench/inprocess.js [--quick] [--typed-ids] [--profile-cell=getStatus:20:64]
+//   node bench/inprocess.js [--quick] [--typed-ids] [--profile-cell=getStatus:20:64] [--sandbox-cpu-prof]
 // --profile-cell runs that one cell and profiles our run and the helper's run apart (node:inspector):
 // profiles in bench/out/prof/, split by bench/profile-split.js into engine, n8n APIs we call and our code.
 require('./cli').checkArgs(
-	`Usage: node bench/inprocess.js [--quick] [--typed-ids] [--profile-cell=<op>:<latency>:<c>]
+	`Usage: node bench/inprocess.js [--quick] [--typed-ids] [--profile-cell=<op>:<latency>:<c>] [--sandbox-cpu-prof]
 
 The bulk job in process: n8n-core's WorkflowExecute runs Start → Card Gateway over the built dist/
 (npm run build first) against the sandbox in a process of its own; no n8n server, webhook,
@@ -28,8 +28,10 @@ Flags:
   --profile-cell=<op>:<ms>:<c>  one cell only, e.g. getStatus:20:64: our run and the helper's run
                                 profiled apart (node:inspector), profiles in bench/out/prof/, the
                                 split printed (bench/profile-split.js); saves no results
+  --sandbox-cpu-prof            the sandbox's process under node --cpu-prof: its profile in
+                                bench/out/prof/sandbox/ (bench/profile-top.js summarises it)
   -h, --help                    this text`,
-	{ flags: ['--quick', '--profile-cell=', '--typed-ids'] },
+	{ flags: ['--quick', '--profile-cell=', '--typed-ids', '--sandbox-cpu-prof'] },
 );
 const fs = require('node:fs');
 const inspector = require('node:inspector');
@@ -53,7 +55,9 @@ const {
 	log,
 	typedIdsSection,
 	replaceSection,
+	pct,
 } = require('./common');
+const { TYPED_OPS, TYPED_CELLS, freshIds } = require('./typed-ops');
 
 const { CardGatewayApi } = require(path.join(ROOT, 'dist/credentials/CardGatewayApi.credentials.js'));
 const { CardGateway } = require(path.join(ROOT, 'dist/nodes/CardGateway/CardGateway.node.js'));
@@ -168,85 +172,6 @@ const { SIGNING_HEADER } = require(path.join(ROOT, 'dist/nodes/shared/protocol/s
  * Each cell: rounds of ours then the helper (each with fresh order IDs), the ratio taken round by round.
  */
 const TYPED_ROUNDS = QUICK ? 2 : 5;
-const TYPED_CELLS = ['sale', 'payoutSend'].flatMap((op) =>
-	[20, 100].flatMap((latency) => [1, 16].map((c) => ({ op, latency, c }))),
-);
-const CARD = {
-	credit_card_number: '4444555566661111',
-	expire_month: '12',
-	expire_year: '2035',
-	cvv2: '123',
-	card_printed_name: 'JOHN SMITH',
-};
-const CUSTOMER = {
-	email: 'john@example.com',
-	address1: '1 Main St',
-	city: 'Springfield',
-	zip_code: '12345',
-	country: 'US',
-	phone: '+12065550100',
-	ipaddress: '203.0.113.7',
-};
-/** The node's parameters (only the order ID is an expression) and the same request's fields on the wire. */
-const TYPED_OPS = {
-	sale: {
-		gateway: 'sale',
-		parameters: {
-			resource: 'payment',
-			operation: 'sale',
-			orderDescription: 'bench',
-			amount: '10.00',
-			currency: 'USD',
-			cardNumber: CARD.credit_card_number,
-			expireMonth: CARD.expire_month,
-			expireYear: CARD.expire_year,
-			cardholderName: CARD.card_printed_name,
-			cvv: CARD.cvv2,
-			email: CUSTOMER.email,
-			address: CUSTOMER.address1,
-			city: CUSTOMER.city,
-			zipCode: CUSTOMER.zip_code,
-			country: CUSTOMER.country,
-			phone: CUSTOMER.phone,
-			ipAddress: CUSTOMER.ipaddress,
-			redirectUrl: 'https://shop.example.com/return',
-		},
-		fields: (cid) => ({
-			client_orderid: cid,
-			order_desc: 'bench',
-			amount: '10.00',
-			currency: 'USD',
-			...CARD,
-			...CUSTOMER,
-			redirect_url: 'https://shop.example.com/return',
-		}),
-	},
-	payoutSend: {
-		gateway: 'payout',
-		parameters: {
-			resource: 'payout',
-			operation: 'send',
-			amount: '3.00',
-			currency: 'USD',
-			additionalFields: { accountNumber: 'GB33BUKB20201555555555', bankName: 'Demo Bank' },
-		},
-		fields: (cid) => ({
-			client_orderid: cid,
-			amount: '3.00',
-			currency: 'USD',
-			account_number: 'GB33BUKB20201555555555',
-			bank_name: 'Demo Bank',
-		}),
-	},
-};
-
-/** Order IDs no order has used yet: each route's run creates its own orders. */
-let typedBatch = 0;
-const freshIds = (op, count) => {
-	typedBatch++;
-	return Array.from({ length: count }, (_, i) => ({ cid: `t${typedBatch}-${op}-${process.pid}-${i}` }));
-};
-
 async function runTyped(credentials, op, orders, concurrency) {
 	const parameters = { ...TYPED_OPS[op].parameters, merchantOrderId: '={{ $json.cid }}', options: { concurrency } };
 	// Every item sent: none found to exist already (the order IDs are fresh).
@@ -288,6 +213,18 @@ async function typedHelper(credentials, sandbox, op, orders, concurrency) {
 	return { rate, cpuMsPerItem: (cpu.user + cpu.system) / 1000 / orders.length };
 }
 
+/**
+ * `work`'s result with what the sandbox's process spent meanwhile: its CPU, the share of one core that
+ * is (busy) and CPU ms per gateway request it answered.
+ */
+async function withSandboxUsage(sandbox, work) {
+	await sandbox.takeUsage();
+	const result = await work();
+	const { cpuMs, wallMs, requests } = await sandbox.takeUsage();
+	const count = Object.values(requests).reduce((a, b) => a + b, 0);
+	return { ...result, sandbox: { cpuMs, requests, count, busy: cpuMs / wallMs, msPerRequest: cpuMs / count } };
+}
+
 async function typedCells(sandbox, credentials) {
 	const rows = [];
 	for (const { op, latency, c } of TYPED_CELLS) {
@@ -299,15 +236,25 @@ async function typedCells(sandbox, credentials) {
 		const vsHelper = [];
 		for (let round = 0; round < TYPED_ROUNDS; round++) {
 			// Who goes first alternates, so that a drift in the machine's load favours neither.
-			const runOurs = async () => ours.push(await runTyped(credentials, op, freshIds(op, n), c));
-			const runHelper = async () => helper.push(await typedHelper(credentials, sandbox, op, freshIds(op, n), c));
+			const runOurs = async () =>
+				ours.push(await withSandboxUsage(sandbox, () => runTyped(credentials, op, freshIds(op, n), c)));
+			const runHelper = async () =>
+				helper.push(await withSandboxUsage(sandbox, () => typedHelper(credentials, sandbox, op, freshIds(op, n), c)));
 			if (round % 2) await runHelper().then(runOurs);
 			else await runOurs().then(runHelper);
 			vsHelper.push(ours[round].rate / helper[round].rate);
+			const [o, h] = [ours[round].sandbox, helper[round].sandbox];
 			log(
-				`typed ${op} ${latency} ms c=${c} n=${n} round ${round + 1}: ours ${ours[round].rate.toFixed(1)}/s, helper ${helper[round].rate.toFixed(1)}/s, ÷ ${vsHelper[round].toFixed(2)}; load ${os.loadavg()[0].toFixed(1)}`,
+				`typed ${op} ${latency} ms c=${c} n=${n} round ${round + 1}: ours ${ours[round].rate.toFixed(1)}/s, helper ${helper[round].rate.toFixed(1)}/s, ÷ ${vsHelper[round].toFixed(2)}; sandbox CPU ms/request ${o.msPerRequest.toFixed(3)} / ${h.msPerRequest.toFixed(3)}, busy ${pct(o.busy)} / ${pct(h.busy)} of a core, ${JSON.stringify(o.requests)}; driver CPU ms/item ${ours[round].cpuMsPerItem.toFixed(2)} / ${helper[round].cpuMsPerItem.toFixed(2)}; load ${os.loadavg()[0].toFixed(1)}`,
 			);
 		}
+		const gateway = TYPED_OPS[op].gateway;
+		// The status query's own CPU: ours' round less its sends, each costing what a send cost in the helper's round.
+		const statusMs = ours.map(({ sandbox: s }, round) => {
+			const sends = s.requests[gateway] ?? 0;
+			const queries = s.requests.status ?? 0;
+			return queries ? (s.cpuMs - sends * helper[round].sandbox.msPerRequest) / queries : 0;
+		});
 		rows.push({
 			op,
 			latency,
@@ -318,6 +265,14 @@ async function typedCells(sandbox, credentials) {
 			vsHelper: summary(vsHelper),
 			cpuMsPerItem: summary(ours.map((r) => r.cpuMsPerItem)),
 			helperCpuMsPerItem: summary(helper.map((r) => r.cpuMsPerItem)),
+			sandbox: {
+				busy: summary(ours.map((r) => r.sandbox.busy)),
+				helperBusy: summary(helper.map((r) => r.sandbox.busy)),
+				msPerRequest: summary(ours.map((r) => r.sandbox.msPerRequest)),
+				sendMs: summary(helper.map((r) => r.sandbox.msPerRequest)),
+				statusMs: summary(statusMs),
+				requestsPerItem: summary(ours.map((r) => r.sandbox.count / n)),
+			},
 		});
 	}
 	await sandbox.setLatency(0);
@@ -338,7 +293,11 @@ async function writeTyped(sandbox, credentials, loadBefore) {
 
 async function main() {
 	const started = Date.now();
-	const sandbox = await startSandboxProcess();
+	const sandbox = await startSandboxProcess({
+		cpuProfDir: process.argv.includes('--sandbox-cpu-prof')
+			? path.join(__dirname, 'out', 'prof', 'sandbox')
+			: undefined,
+	});
 	const credentials = {
 		baseUrl: `${sandbox.url}/paynet`,
 		...MERCHANT,

@@ -31,7 +31,7 @@ const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { machine, fmt, range, typedIdsSection, moneySection } = require('./common');
+const { machine, fmt, pct, range, typedIdsSection, moneySection } = require('./common');
 const { queueSection } = require('./queue-report');
 
 const QUICK = process.argv.includes('--quick');
@@ -51,7 +51,6 @@ const read = (name) => {
 	const file = path.join(OUT, `${name}${suffix}.json`);
 	return fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : undefined;
 };
-const pct = (x) => (Number.isFinite(x) ? `${(x * 100).toFixed(0)} %` : 'n/a');
 const mark = (ok) => (ok ? '✅' : '❌');
 
 function triggerTable(t) {

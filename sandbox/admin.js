@@ -266,7 +266,7 @@ async function handleAdmin(srv, req, res, path, query) {
 			return d ? reply.sendJson(res, 200, d) : notFound();
 		}
 		case 'GET requests':
-			return reply.sendJson(res, 200, { requests: srv.requests });
+			return reply.sendJson(res, 200, { requests: srv.requestLog() });
 		case 'POST reset':
 			srv.reset();
 			return reply.sendJson(res, 200, { ok: true });

@@ -7,9 +7,14 @@ const { luhnValid, maskPan } = require('./cards');
 const SECRET_FIELDS = new Set(['cvv2', 'cvv', 'cvc', 'cvc2', 'password', 'control_key', 'merchant_control_key']);
 const BLOB_FIELDS = new Set(['paRes', 'PaRes', 'pares', 'cRes', 'cres', 'CRes']);
 
+const DIGITS_SPACES_DASHES = /^[\d\s-]+$/;
+
 /** @param {unknown} value */
 function looksLikePan(value) {
-	const s = String(value).replace(/[\s-]/g, '');
+	const text = String(value);
+	// Most values hold some other character: no copy and no Luhn sum for them (every request's fields pass here).
+	if (text.length < 12 || !DIGITS_SPACES_DASHES.test(text)) return false;
+	const s = text.replace(/[\s-]/g, '');
 	return /^\d{12,19}$/.test(s) && luhnValid(s);
 }
 

@@ -164,8 +164,9 @@ class SandboxServer {
 	logRequest(entry) {
 		entry.seq = ++this.requestSeq;
 		this.requests.push(entry);
-		const max = this.opts.requestLogSize || 1000;
-		if (this.requests.length > max) this.requests.splice(0, this.requests.length - max);
+		// Trimmed once per requestLogSize requests, not on each (a splice moves every entry kept).
+		const max = this.requestLogSize();
+		if (this.requests.length >= 2 * max) this.requests.splice(0, this.requests.length - max);
 		if (!this.opts.quiet) {
 			const cid = entry.client_orderid ? ` ${entry.client_orderid}` : '';
 			const card = entry.card ? ` card=${entry.card}` : '';
@@ -173,6 +174,18 @@ class SandboxServer {
 				`${entry.at} ${entry.method} ${entry.path} ${entry.op || '-'} ${entry.result} ${entry.ms}ms${cid}${card}\n`,
 			);
 		}
+	}
+
+	requestLogSize() {
+		return this.opts.requestLogSize || 1000;
+	}
+
+	/**
+	 * The masked request log (GET /sandbox/requests): the newest requestLogSize entries, oldest first.
+	 * @returns {RequestLogEntry[]}
+	 */
+	requestLog() {
+		return this.requests.slice(-this.requestLogSize());
 	}
 
 	/**
