@@ -208,10 +208,11 @@ class QueueTopology {
 		for (const [index, port] of this.moreWebhookPorts().entries()) {
 			this.moreWebhookProcesses.push(await this.process('webhook', `webhook-${index + 2}`, port).start());
 		}
-		for (let index = 0; index < this.workerCount; index++) this.workers.push(await this.startWorker(index));
+		for (let index = 0; index < this.workerCount; index++) await this.startWorker(index);
 		return this;
 	}
 
+	/** Starts worker `index` (again, after it was stopped or killed: the same name, port and concurrency). */
 	async startWorker(index) {
 		const worker = this.process('worker', `worker-${index + 1}`, this.port + 20 + 10 * index, [
 			`--concurrency=${this.workerConcurrency}`,

@@ -225,6 +225,11 @@ describe('Act Once per Key: whether the execution of an unsettled claim still ru
 		before: undefined,
 		now: async () => ({ kind: 'notFound' as const, reply: { httpStatus: 200, format: 'legacy' as const, fields: {} } }),
 	};
+	/** n8n reports the execution running for its first `asks` look-ups, then crashed. */
+	function runsThenCrashes(api: FakeN8nApi, execution: string, asks: number) {
+		let asked = 0;
+		api.executions.get = (id: string) => (id !== execution ? undefined : ++asked <= asks ? 'running' : 'crashed');
+	}
 	function stuckTable(api: FakeN8nApi) {
 		const table = api.table('card_gateway_claims');
 		const fields = { key: 'k', owner: 'x', state: 'claimed', execution: 'exec-x', claimedAt: '', before: 'notFound' };
@@ -233,7 +238,8 @@ describe('Act Once per Key: whether the execution of an unsettled claim still ru
 	}
 
 	test.each([
-		['running', 'taken', (api: FakeN8nApi) => api.executions.set('exec-x', 'running')],
+		// Still running: waited for, never taken over while it runs; once n8n says it crashed, taken over.
+		['running, then crashed', 'claimed', (api: FakeN8nApi) => runsThenCrashes(api, 'exec-x', 3)],
 		['crashed', 'claimed', (api: FakeN8nApi) => api.executions.set('exec-x', 'crashed')],
 		['deleted (404, our own execution seen)', 'claimed', (api: FakeN8nApi) => api.executions.set('exec-1', 'running')],
 		['404 and our own not seen either (the key cannot see these workflows)', 'taken', () => undefined],

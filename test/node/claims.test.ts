@@ -117,7 +117,7 @@ afterEach(() => jest.restoreAllMocks());
 
 describe('Act Once per Key: the claim is one compare-and-set, with no lease and no clock', () => {
 	test(
-		'40 seeded races (2–12 claimers, held commits, skewed clocks, nobody settles): exactly one winner each',
+		'40 seeded races (2–12 claimers, held commits, skewed clocks): exactly one winner each, the others wait for its outcome',
 		async () => {
 			const failures: string[] = [];
 			for (let seed = 1; seed <= 40; seed++) {
@@ -129,12 +129,21 @@ describe('Act Once per Key: the claim is one compare-and-set, with no lease and 
 				const claims = await Promise.all(
 					Array.from({ length: claimers }, async (_, index) => {
 						await wait(random() * 30);
-						return await claimIn(table, sealer, key, `exec-${index}`, watching(SALE));
+						const claim = await claimIn(table, sealer, key, `exec-${index}`, watching(SALE));
+						// A winner's execution runs a while, then records its outcome (the others wait for it).
+						if (claim.kind === 'claimed') await wait(random() * 100).then(async () => await claim.settle('moved'));
+						return claim;
 					}),
 				);
 				const winners = claims.filter((claim) => claim.kind === 'claimed');
 				const owners = new Set(table.keyRows(key).map((row) => row.owner));
-				if (winners.length !== 1 || owners.size !== 1 || table.keyRows(key).some((row) => row.state !== 'claimed'))
+				const settled = claims.every((claim) => claim.kind === 'claimed' || claim.by.status === 'settled');
+				if (
+					winners.length !== 1 ||
+					owners.size !== 1 ||
+					!settled ||
+					table.keyRows(key).some((row) => row.state !== 'moved')
+				)
 					failures.push(`seed ${seed}: ${winners.length} winners of ${claimers}, owners ${[...owners].join(',')}`);
 				jest.restoreAllMocks();
 			}
@@ -232,8 +241,11 @@ describe('Act Once per Key: the claim is one compare-and-set, with no lease and 
 		const first = claimIn(table, sealer, 'k', 'exec-slow');
 		await wait(50);
 		const second = await claimIn(table, sealer, 'k', 'exec-fast');
-		expect(second.kind).toBe('claimed');
-		expect(await first).toMatchObject({ kind: 'taken', by: { execution: 'exec-fast', status: 'inProgress' } });
+		if (second.kind !== 'claimed') throw new Error('not claimed');
+		// The first waits while the second's execution runs, and reads its outcome once settled.
+		await wait(2500);
+		await second.settle('moved');
+		expect(await first).toMatchObject({ kind: 'taken', by: { execution: 'exec-fast', status: 'settled' } });
 		expect(new Set(table.keyRows('k').map((row) => row.owner)).size).toBe(1);
 	});
 
@@ -342,15 +354,35 @@ describe('Act Once per Key: a claim never settled (crash between claim and send)
 		});
 	});
 
-	test('its execution still runs: "in progress", never taken over (the gateway is not asked)', async () => {
+	test('its execution still runs: never taken over (the gateway is not asked); the item waits, then stops, nothing sent', async () => {
 		const table = new RacingTable();
 		stuck(table);
 		table.ended.clear();
 		const asked = jest.fn(async () => SALE);
-		expect(await claimIn(table, sealer, 'k', 'exec-2', watching(asked))).toMatchObject({
-			by: { status: 'inProgress' },
-		});
+		await expect(claimIn(table, sealer, 'k', 'exec-2', watching(asked), 3)).rejects.toThrow(
+			new ClaimBusy(
+				'The key is claimed by execution exec-dead, which n8n still reports running after 3 rounds: its outcome is not known yet',
+			),
+		);
 		expect(asked).not.toHaveBeenCalled();
+		expect(table.keyRows('k')).toEqual([expect.objectContaining({ owner: 'x', state: 'claimed' })]);
+	});
+
+	test('a queue-mode worker killed after claiming: its execution shows "running" until n8n finds the job stalled; a delivery meanwhile waits, then takes over', async () => {
+		// Answered "claimed before" at once, the delivery succeeded (HTTP 200 After the Workflow Finished),
+		// the gateway stopped resending, and the dead worker's refund was never made.
+		const table = new RacingTable();
+		stuck(table);
+		table.ended.clear();
+		const ask = table.executionEnded.bind(table);
+		let asks = 0;
+		table.executionEnded = async (execution) => {
+			if (++asks === 3) table.ended.add('exec-dead');
+			return await ask(execution);
+		};
+		const claim = await claimIn(table, sealer, 'k', 'exec-2', watching(SALE));
+		expect([claim.kind, asks]).toEqual(['claimed', 3]);
+		expect(table.keyRows('k').every((row) => row.owner !== 'x' && row.state === 'claimed')).toBe(true);
 	});
 
 	test('no order recorded with the claim: unresolved, nothing sent; the gateway unreachable: the item stops', async () => {

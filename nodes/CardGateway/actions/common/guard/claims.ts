@@ -48,9 +48,9 @@ export interface OrderWatch {
 export type ClaimedBefore = {
 	execution: string;
 	claimedAt: string;
-	/** settled: its outcome recorded; inProgress: its execution still runs; changed: it never recorded an
-	 * outcome and the order changed since it claimed; unresolved: none of these can be told. */
-	status: 'settled' | 'inProgress' | 'changed' | 'unresolved';
+	/** settled: its outcome recorded; changed: it never recorded an outcome and the order changed since
+	 * it claimed; unresolved: none of these can be told. */
+	status: 'settled' | 'changed' | 'unresolved';
 	outcome?: MoneyEffect;
 };
 
@@ -64,7 +64,7 @@ export class ClaimForged extends Error {}
 /** A claim left unsettled waits for the gateway to say whether the order changed since. */
 export class ClaimUndecided extends Error {}
 
-/** The key stayed contended for every round. */
+/** The key stayed contended, or held by an execution n8n reports running, for every round. */
 export class ClaimBusy extends Error {}
 
 /** Claims `key` for this item, or says who holds it. Throws (nothing sent) when the table cannot be used. */
@@ -143,13 +143,22 @@ export async function claimIn(
 			);
 		return rows;
 	};
+	let running: ClaimRow | undefined;
 	for (let attempt = 0; attempt < attempts; attempt++) {
 		if (attempt) await sleep(backoff(attempt));
 		const rows = await rowsOfKey();
 		const others = rows.filter((row) => row.owner && row.owner !== me);
 		const won = others.find((row) => row.state !== 'taking');
+		running = undefined;
 		if (won) {
 			const decided = await decide(table, sealer, won, order, owned(won.owner, 'claimed'), mine('taking'));
+			// Its execution still runs: wait for its outcome. Answered now, the item would succeed and the
+			// gateway stop resending, while a worker that died after claiming shows "running" until n8n
+			// finds its job stalled: its refund would be lost for good.
+			if (decided === 'running') {
+				running = won;
+				continue;
+			}
 			if (decided) return { kind: 'taken', key, by: decided };
 			// An unsettled claim whose execution ended, the order unchanged: its rows are ours now.
 		} else if (others.length) {
@@ -171,7 +180,11 @@ export async function claimIn(
 		// Lost this round: a loser keeps nothing, so that whoever comes next may win.
 		await table.remove(owned(me));
 	}
-	throw new ClaimBusy(`The key stayed contended for ${attempts} rounds`);
+	throw new ClaimBusy(
+		running
+			? `The key is claimed by execution ${shownExecution(running) || '(unreadable ID)'}, which n8n still reports running after ${attempts} rounds: its outcome is not known yet`
+			: `The key stayed contended for ${attempts} rounds`,
+	);
 
 	async function settle(effect: MoneyEffect) {
 		// Nothing moved: give the key back, so that the next delivery may try again.
@@ -181,10 +194,10 @@ export async function claimIn(
 }
 
 /**
- * Who holds the key, from one of its rows held by another claimer that won: settled, still running,
- * or, when its execution ended without an outcome, decided by the gateway: the order changed since
- * the claim → its request got there (settled so, nothing sent); unchanged → its rows are taken over
- * in one update and this item goes on claiming (undefined).
+ * Who holds the key, from one of its rows held by another claimer that won: settled, still running
+ * ('running': the caller waits), or, when its execution ended without an outcome, decided by the
+ * gateway: the order changed since the claim → its request got there (settled so, nothing sent);
+ * unchanged → its rows are taken over in one update and this item goes on claiming (undefined).
  */
 async function decide(
 	table: ClaimsTable,
@@ -193,9 +206,9 @@ async function decide(
 	order: OrderWatch | undefined,
 	itsClaim: Filter,
 	takeOver: Omit<ClaimRow, 'id'>,
-): Promise<ClaimedBefore | undefined> {
+): Promise<ClaimedBefore | 'running' | undefined> {
 	const by = (status: ClaimedBefore['status'], outcome?: MoneyEffect): ClaimedBefore => ({
-		execution: /^[\w-]{1,64}$/.test(row.execution) ? row.execution : '',
+		execution: shownExecution(row),
 		claimedAt: Number.isNaN(Date.parse(row.claimedAt)) ? '' : new Date(row.claimedAt).toISOString(),
 		status,
 		...(outcome ? { outcome } : {}),
@@ -204,7 +217,8 @@ async function decide(
 	if (settled) return by('settled', settled);
 	if (row.state !== 'claimed') return by('unresolved');
 	const ended = await table.executionEnded(row.execution);
-	if (!ended) return by(ended === false ? 'inProgress' : 'unresolved');
+	if (ended === false) return 'running';
+	if (!ended) return by('unresolved');
 	if (!row.before || !order) return by('unresolved');
 	const now = fingerprintOf(await order.now().catch(() => undefined));
 	if (!now)
@@ -262,7 +276,6 @@ export async function settlingClaim(
 
 const BEFORE_WORDS: Readonly<Record<ClaimedBefore['status'], string>> = {
 	settled: '',
-	inProgress: ' (that execution is still running)',
 	changed:
 		' (that execution did not record an outcome, and the order changed at the gateway since: money MAY have moved)',
 	unresolved: ' (no outcome recorded: if that execution stopped, check the order at the gateway)',
@@ -297,6 +310,11 @@ export function fingerprintOf(order: StatusKnowledge | undefined): string {
 		(name) => record[name] ?? '',
 	);
 	return `found:${createHash('sha256').update(JSON.stringify(fields)).digest('hex').slice(0, 32)}`;
+}
+
+/** A row's execution ID as it may be shown (word characters only): nothing else of the table's text is. */
+function shownExecution(row: ClaimRow): string {
+	return /^[\w-]{1,64}$/.test(row.execution) ? row.execution : '';
 }
 
 function pick(row: ClaimRow): SealedFields {
