@@ -85,7 +85,7 @@ class QueueProcess extends N8nInstance {
 		return this;
 	}
 
-	async ready(timeoutMs = 180_000) {
+	async ready(timeoutMs = this.readyWithinMs) {
 		const deadline = Date.now() + timeoutMs;
 		while (Date.now() < deadline) {
 			const ok = await fetch(`http://127.0.0.1:${this.healthPort()}/healthz/readiness`).then(
@@ -129,8 +129,10 @@ class QueueTopology {
 		workerConcurrency = 10,
 		webhookProcesses = 1,
 		settings = {},
+		readyWithinMs = 180_000,
 	}) {
 		this.runtime = runtime;
+		this.readyWithinMs = readyWithinMs;
 		this.userFolder = userFolder;
 		this.servicesDir = servicesDir;
 		this.port = port;
@@ -176,6 +178,7 @@ class QueueTopology {
 		return new QueueProcess({
 			runtime: this.runtime,
 			userFolder: this.userFolder,
+			readyWithinMs: this.readyWithinMs,
 			port,
 			role,
 			name,

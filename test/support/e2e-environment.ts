@@ -69,6 +69,8 @@ export async function startE2eEnvironment(options: {
 }): Promise<E2eEnvironment> {
 	const runtime: string = await ensureRuntime();
 	const userFolder = mkdtempSync(join(tmpdir(), 'n8n-card-gateway-e2e-'));
+	// n8n's start and its webhooks' registration bound a hang, scaled for the machine's load.
+	const readyWithinMs = scaled(180_000);
 	const tarball: string = await packPackage(userFolder);
 	const sandbox = await startSandbox({
 		port: 0,
@@ -78,9 +80,9 @@ export async function startE2eEnvironment(options: {
 		callbackTimeoutMs: CALLBACK_TIMEOUT_MS,
 	});
 	const topology = options.queue
-		? await new QueueTopology({ runtime, userFolder, port: options.port, ...options.queue }).prepare()
+		? await new QueueTopology({ runtime, userFolder, port: options.port, readyWithinMs, ...options.queue }).prepare()
 		: undefined;
-	const n8n = topology ? topology.main : new N8nInstance({ runtime, userFolder, port: options.port });
+	const n8n = topology ? topology.main : new N8nInstance({ runtime, userFolder, port: options.port, readyWithinMs });
 	const stopN8n = () => (topology ? topology.stop() : n8n.stop());
 	try {
 		await n8n.installPackage(tarball);

@@ -3,6 +3,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
+import { Agent } from 'undici';
+
 import type {
 	ICredentialDataDecryptedObject,
 	IConnections,
@@ -79,6 +81,14 @@ export function useSandbox(options: Record<string, unknown> = {}): { readonly sb
 	return holder;
 }
 
+/**
+ * The tests' calls to the sandbox's admin API, each on a new connection: a kept-alive one can be closed
+ * by the sandbox (10 s idle) just as a call reuses it, and a loaded machine's event-loop lag widens that
+ * moment (read ECONNRESET in the ledger judge at load 14). undici's types and those of Node's fetch
+ * differ in version only.
+ */
+const FRESH_CONNECTIONS = new Agent({ pipelining: 0 }) as unknown as RequestInit['dispatcher'];
+
 export class Sandbox {
 	private constructor(
 		readonly url: string,
@@ -96,6 +106,7 @@ export class Sandbox {
 
 	async admin<T = IDataObject>(method: 'GET' | 'POST' | 'DELETE', route: string, body?: unknown): Promise<T> {
 		const response = await fetch(`${this.url}/sandbox/${route}`, {
+			dispatcher: FRESH_CONNECTIONS,
 			method,
 			headers: body === undefined ? undefined : { 'content-type': 'application/json' },
 			body: body === undefined ? undefined : JSON.stringify(body),
