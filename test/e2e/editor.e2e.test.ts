@@ -4,11 +4,11 @@
 // credential fields the package describes, with its icon in the light and in the dark theme.
 // Expectations come from the built package (dist/), not from a copy. Screenshots of every step
 // (and of any failure) go to test-artifacts/editor/.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 
 import type { ICredentialType, INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Request } from 'playwright-core';
 
 import { CREDENTIAL, startE2eEnvironment, type E2eEnvironment } from '../support/e2e-environment';
 import {
@@ -76,6 +76,45 @@ let editor: Editor;
 const shots = new Screenshots(join(REPO, 'test-artifacts/editor'));
 const iconFailures: string[] = [];
 
+/**
+ * Every credential test the page asked n8n for: when it started and ended (ms into the file) and
+ * n8n's answer. n8n 2.41.1 runs one at a time only: its CredentialsTester registers the test's node
+ * under one shared name and deletes it when a test ends, so a test still running then answers
+ * "Node not found" (two concurrent POSTs to /rest/credentials/test under load: one did). The dialog
+ * tests when it opens; n8n's editor also has a background test (its workflow setup panel). Saved to
+ * test-artifacts/editor/credential-tests.json.
+ */
+interface CredentialTest {
+	started: number;
+	ended?: number;
+	answer?: unknown;
+}
+const credentialTests: CredentialTest[] = [];
+const FILE_START = Date.now();
+
+function recordCredentialTests(on: Page): void {
+	const running = new Map<Request, CredentialTest>();
+	on.on('request', (request) => {
+		if (request.method() !== 'POST' || new URL(request.url()).pathname !== '/rest/credentials/test') return;
+		const test: CredentialTest = { started: Date.now() - FILE_START };
+		running.set(request, test);
+		credentialTests.push(test);
+	});
+	const end = (request: Request) => {
+		const test = running.get(request);
+		if (!test) return;
+		running.delete(request);
+		test.ended = Date.now() - FILE_START;
+		void request
+			.response()
+			.then((response) => response?.json())
+			.then((body: { data?: unknown } | undefined) => (test.answer = body?.data ?? body))
+			.catch((error: Error) => (test.answer = `unread: ${error.message}`));
+	};
+	on.on('requestfinished', end);
+	on.on('requestfailed', end);
+}
+
 beforeAll(
 	async () => {
 		env = await startE2eEnvironment({ port: 5740, workflows: [WORKFLOW, FINDING], publish: [] });
@@ -84,6 +123,7 @@ beforeAll(
 		// Every wait is for an element or a state; its budget only bounds a hang, and scales with the machine.
 		context.setDefaultTimeout(scaled(20_000));
 		page = await context.newPage();
+		recordCredentialTests(page);
 		// A reload with unsaved edits (options switched) may ask "leave site?": leave.
 		page.on('dialog', (dialog) => void dialog.accept().catch(() => undefined));
 		page.on('response', (response) => {
@@ -98,6 +138,7 @@ beforeAll(
 );
 
 afterAll(async () => {
+	writeFileSync(join(shots.dir, 'credential-tests.json'), `${JSON.stringify(credentialTests, null, 1)}\n`);
 	await browser?.close();
 	await env?.stop();
 	await require('undici').getGlobalDispatcher().close();
@@ -245,15 +286,22 @@ test(
 	async () => {
 		await step('credential-fields', async () => {
 			await editor.ensureNodeOpen(WORKFLOW.id, NODE);
-			// n8n tests a credential when its dialog opens; against the sandbox that test passes.
+			// n8n tests a credential when its dialog opens; against the sandbox that test passes. n8n
+			// runs one test at a time (credentialTests): the dialog's starts once the page's have ended.
+			await waitUntil(
+				async () => credentialTests.every((test) => test.ended !== undefined),
+				'the credential tests in flight to end',
+			);
 			const tested = page.waitForResponse(
 				(r) => new URL(r.url()).pathname === '/rest/credentials/test' && r.request().method() === 'POST',
 			);
 			const dialog = await editor.openNodeCredential();
-			// The whole answer, so that a failed test shows n8n's message.
-			expect(((await (await tested).json()) as { data: object }).data).toEqual(
-				expect.objectContaining({ status: 'OK' }),
-			);
+			// The whole answer and every test the page ran, so that a failure shows n8n's message and what overlapped.
+			const answer = ((await (await tested).json()) as { data: object }).data;
+			expect({ answer, credentialTests }).toEqual({
+				answer: expect.objectContaining({ status: 'OK' }),
+				credentialTests,
+			});
 			await expect(page.locator('[data-test-id="credential-name"]').textContent()).resolves.toContain(CREDENTIAL.name);
 			await expect(page.locator('[data-test-id="editCredential-modal"] header').textContent()).resolves.toContain(
 				credential.displayName,

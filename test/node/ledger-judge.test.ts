@@ -614,6 +614,24 @@ function worldBetween(
 	};
 }
 
+/**
+ * An error's message with its causes and the test code it came through: undici's "fetch failed"
+ * names why (a refused or reset connection, a timeout) only in its cause.
+ */
+function described(error: unknown): string {
+	const causes: string[] = [];
+	for (
+		let at = error as { message?: string; code?: string; cause?: unknown } | undefined;
+		at;
+		at = at.cause as typeof at
+	)
+		causes.push(at.code ? `${at.message} [${at.code}]` : String(at.message ?? at));
+	const where = String((error as Error).stack ?? '')
+		.split('\n')
+		.find((line) => line.includes('/test/'));
+	return `${causes.join(' ← ')}${where ? ` (${where.trim()})` : ''}`;
+}
+
 async function runCase(c: Case): Promise<Verdict> {
 	const started = Date.now();
 	const sb = await Sandbox.start({ pollsBeforeFinal: c.slow ? 1 : 0 });
@@ -736,9 +754,9 @@ async function runCase(c: Case): Promise<Verdict> {
 	} catch (error) {
 		return {
 			case: c,
-			said: `the case could not run: ${(error as Error).message}`,
+			said: `the case could not run: ${described(error)}`,
 			ledger: '?',
-			violations: [`the case could not run: ${(error as Error).message}`],
+			violations: [`the case could not run: ${described(error)}`],
 			ms: Date.now() - started,
 		};
 	} finally {
