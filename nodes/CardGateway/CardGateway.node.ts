@@ -10,7 +10,7 @@ import {
 
 import { toolDescriptionProperty } from './actions/common/define/toolDescription';
 import { movesMoney } from './actions/common/core/facts';
-import type { OperationModule } from './actions/common/core/operation';
+import type { Operation } from './actions/common/core/operation';
 import { RESOURCES } from './actions/resources';
 import { router } from './actions/router';
 
@@ -21,7 +21,7 @@ import { router } from './actions/router';
  */
 function toolDescriptions(): INodeProperties[] {
 	return Object.entries(RESOURCES).flatMap(([resource, module]) => {
-		const operations = module.operations as Record<string, OperationModule>;
+		const operations = module.operations as Record<string, Operation>;
 		const selector = module.description.find((property) => property.name === 'operation');
 		return ((selector?.options ?? []) as INodePropertyOptions[]).map((option) => {
 			const operation = String(option.value);

@@ -26,7 +26,7 @@ import type { IDataObject, INodeParameters, INodePropertyOptions, NodeParameterV
 
 import { CardGateway } from '../../nodes/CardGateway/CardGateway.node';
 import { movesMoney } from '../../nodes/CardGateway/actions/common/core/facts';
-import type { OperationModule } from '../../nodes/CardGateway/actions/common/core/operation';
+import type { Operation } from '../../nodes/CardGateway/actions/common/core/operation';
 import { RESOURCES } from '../../nodes/CardGateway/actions/resources';
 import { FIXTURES, type Fixture } from '../support/operation-fixtures';
 
@@ -41,7 +41,7 @@ const TIMEOUT_SECONDS = 2;
 // ---------------------------------------------------------------------------------------------
 // The money-moving operations, from the node's description.
 
-const MODULES: Record<string, { operations: Record<string, OperationModule> }> = RESOURCES;
+const MODULES: Record<string, { operations: Record<string, Operation> }> = RESOURCES;
 const { properties } = new CardGateway().description;
 
 const DESCRIBED = ((properties.find((p) => p.name === 'resource')?.options ?? []) as INodePropertyOptions[]).flatMap(

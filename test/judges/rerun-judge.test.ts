@@ -19,7 +19,7 @@ import type { IDataObject, INodeParameters, INodeProperties, INodePropertyOption
 
 import { CardGateway } from '../../nodes/CardGateway/CardGateway.node';
 import { movesMoney } from '../../nodes/CardGateway/actions/common/core/facts';
-import type { OperationModule, OperationSpec } from '../../nodes/CardGateway/actions/common/core/operation';
+import type { Operation, OperationSpec } from '../../nodes/CardGateway/actions/common/core/operation';
 import { RESOURCES } from '../../nodes/CardGateway/actions/resources';
 import { OPERATIONS } from '../../nodes/shared/protocol/catalogue';
 import { FIXTURES, type Prepared } from '../support/operation-fixtures';
@@ -38,7 +38,7 @@ const TIMEOUT_LATENCY_MS = TIMEOUT_SECONDS * 1000 + 600;
 // ---------------------------------------------------------------------------------------------
 // The money-moving operations, from the node's description.
 
-const MODULES: Record<string, { operations: Record<string, OperationModule> }> = RESOURCES;
+const MODULES: Record<string, { operations: Record<string, Operation> }> = RESOURCES;
 const { properties } = new CardGateway().description;
 
 const DESCRIBED = ((properties.find((p) => p.name === 'resource')?.options ?? []) as INodePropertyOptions[]).flatMap(

@@ -4,7 +4,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import * as cardReference from '../../nodes/CardGateway/actions/cardReference';
 import { movesMoney } from '../../nodes/CardGateway/actions/common/core/facts';
-import type { OperationModule } from '../../nodes/CardGateway/actions/common/core/operation';
+import type { Operation } from '../../nodes/CardGateway/actions/common/core/operation';
 import * as hostedForm from '../../nodes/CardGateway/actions/hostedForm';
 import * as payment from '../../nodes/CardGateway/actions/payment';
 import * as payout from '../../nodes/CardGateway/actions/payout';
@@ -188,7 +188,7 @@ describe('invariant: a dry run never moves money, whatever else is set', () => {
 
 	/** Every money-moving operation of the node, as resource.operation, from the node's own modules. */
 	const moneyMoving = Object.entries(RESOURCES).flatMap(([resource, module]) =>
-		Object.entries(module.operations as Record<string, OperationModule>)
+		Object.entries(module.operations as Record<string, Operation>)
 			.filter(([, operation]) => movesMoney(operation.spec))
 			.map(([operation]) => `${resource}.${operation}`),
 	);

@@ -11,7 +11,7 @@ import type { IDataObject, INodeParameters, INodeProperties, INodePropertyOption
 
 import { CardGateway } from '../../nodes/CardGateway/CardGateway.node';
 import { moneyFactsOf, movesMoney } from '../../nodes/CardGateway/actions/common/core/facts';
-import type { OperationModule, OperationSpec } from '../../nodes/CardGateway/actions/common/core/operation';
+import type { Operation as NodeOperation, OperationSpec } from '../../nodes/CardGateway/actions/common/core/operation';
 import { RESOURCES } from '../../nodes/CardGateway/actions/resources';
 import { OPERATIONS } from '../../nodes/shared/protocol/catalogue';
 import { FIXTURES, type Fixture, type Prepared } from '../support/operation-fixtures';
@@ -29,7 +29,7 @@ const { startHostileGateway } = require('../support/hostile-gateway') as {
 // The operations, from the node's description. The resource modules only give each operation's
 // spec (what it does to money); which operations exist is the description's word.
 
-const MODULES: Record<string, { operations: Record<string, OperationModule> }> = RESOURCES;
+const MODULES: Record<string, { operations: Record<string, NodeOperation> }> = RESOURCES;
 
 const { properties } = new CardGateway().description;
 

@@ -5,7 +5,7 @@ import { merchantCredentials } from '../../shared/transport';
 
 import * as balance from './balance';
 import * as cardReference from './cardReference';
-import type { OperationModule } from './common/core/operation';
+import type { Operation } from './common/core/operation';
 import { scrub } from './common/core/scrub';
 import { runOperation } from './common/pipeline/run';
 import * as hostedForm from './hostedForm';
@@ -18,7 +18,7 @@ import * as transaction from './transaction';
 import * as transfer from './transfer';
 
 /** Every resource's handlers; a missing operation of CardGatewayMap is a compile error. */
-const handlers: { [R in Resource]: Record<OperationOf<R>, OperationModule> } = {
+const handlers: { [R in Resource]: Record<OperationOf<R>, Operation> } = {
 	balance: balance.operations,
 	cardReference: cardReference.operations,
 	hostedForm: hostedForm.operations,
@@ -48,7 +48,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 async function dispatch(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const resource = this.getNodeParameter('resource', 0) as CardGatewayType['resource'];
 	const operation = this.getNodeParameter('operation', 0) as string;
-	const handler = (handlers[resource] as Record<string, OperationModule> | undefined)?.[operation];
+	const handler = (handlers[resource] as Record<string, Operation> | undefined)?.[operation];
 	if (!handler)
 		throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
 	if (!this.getInputData().length) return [[]];

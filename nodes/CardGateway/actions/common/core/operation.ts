@@ -85,9 +85,6 @@ export interface Operation {
 	description: INodeProperties[];
 }
 
-/** An operation of the node, as the router dispatches it. */
-export type OperationModule = Operation;
-
 export interface BuiltRequest {
 	fields: Array<readonly [string, string]>;
 	values: Record<string, string>;
