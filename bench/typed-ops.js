@@ -3,6 +3,8 @@
 // node asks "is this order new?" before each send). The node's parameters and the same request's
 // fields on the wire, declared once for the in-process cells (inprocess.js) and the real-n8n ones
 // (real-n8n.js, workflows.js).
+const { SAMPLE_ADDRESS } = require('../e2e/sample-customer');
+
 const CARD = {
 	credit_card_number: '4444555566661111',
 	expire_month: '12',
@@ -10,15 +12,7 @@ const CARD = {
 	cvv2: '123',
 	card_printed_name: 'JOHN SMITH',
 };
-const CUSTOMER = {
-	email: 'john@example.com',
-	address1: '1 Main St',
-	city: 'Springfield',
-	zip_code: '12345',
-	country: 'US',
-	phone: '+12065550100',
-	ipaddress: '203.0.113.7',
-};
+const CUSTOMER = { email: 'john@example.com', ...SAMPLE_ADDRESS };
 
 /** The node's parameters (only the order ID is an expression) and the same request's fields on the wire. */
 const TYPED_OPS = {

@@ -6,6 +6,8 @@
 // order and creates nothing, so calling this again returns the same orders.
 const crypto = require('node:crypto');
 
+const { SAMPLE_ADDRESS } = require('./sample-customer');
+
 const MERCHANT = { login: 'n8n-test-merchant', controlKey: 'TEST-ONLY-CONTROL-KEY-5f0c9a1e', endpointId: '1001' };
 
 /** The seeded orders: merchant order id, amount (USD), CVV (picks the sandbox outcome). */
@@ -74,12 +76,7 @@ async function seedDemoOrders(sandboxUrl, { merchant = MERCHANT } = {}) {
 			expire_month: '12',
 			expire_year: '2035',
 			cvv2: order.cvv2,
-			address1: '1 Main St',
-			city: 'Springfield',
-			zip_code: '12345',
-			country: 'US',
-			phone: '+12065550100',
-			ipaddress: '203.0.113.7',
+			...SAMPLE_ADDRESS,
 			redirect_url: 'https://shop.example.com/payment/return',
 		};
 		sale.control = sha1(
