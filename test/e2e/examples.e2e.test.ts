@@ -83,16 +83,19 @@ beforeAll(
 			publish: [ID.callbackAlert, ID.refundAlert, ID.cardOnFile],
 		});
 		const seeded = await seedDemoOrders(env.sandbox.url);
-		expect(seeded.map((o: Json) => `${o.client_orderid}:${o.status}:${o.amount}`)).toEqual([
-			'demo-order-1:approved:10.00',
-			'demo-order-2:approved:25.50',
-			'demo-order-3:declined:15.00',
-			'demo-order-4:approved:40.00',
-			'demo-order-5:approved:12.99',
-		]);
+		// Today's five and the same five on the previous day (the nightly reconciliation's).
+		expect(seeded.map((o: Json) => `${o.client_orderid}:${o.status}:${o.amount}`)).toEqual(
+			['demo-order-', 'demo-yesterday-'].flatMap((prefix) => [
+				`${prefix}1:approved:10.00`,
+				`${prefix}2:approved:25.50`,
+				`${prefix}3:declined:15.00`,
+				`${prefix}4:approved:40.00`,
+				`${prefix}5:approved:12.99`,
+			]),
+		);
 		// Seeding again creates nothing (the sandbox dedupes by client_orderid).
 		await seedDemoOrders(env.sandbox.url);
-		expect(await ledger()).toHaveLength(4);
+		expect(await ledger()).toHaveLength(8);
 	},
 	scaled(15 * 60_000),
 );

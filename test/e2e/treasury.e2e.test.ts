@@ -302,6 +302,9 @@ test(
 				day: today,
 				from: `${today} 00:00:00`,
 				to: expect.stringMatching(new RegExp(`^${today} \\d\\d:\\d\\d:\\d\\d$`)),
+				// the example's filter settings as shipped: declines and payouts nobody booked left out
+				unknownKinds: ['sale', 'preauth'],
+				unknownStatuses: ['approved'],
 			},
 		]);
 		const transactions = emitted(run, "Gateway's transactions");
@@ -326,11 +329,13 @@ test(
 		expect(messages[0].message.text).toBe(
 			[
 				`:warning: Reconciliation of ${today} (UTC): 3 difference(s)`,
-				`• amount differs: yours 999.99 USD approved, gateway sale ${sales[2].orderId} ${sales[2].amount} USD approved; net ${sales[2].amount} USD`,
-				'• missing at the gateway: yours 5.00 USD approved, gateway —',
-				`• unknown to you: yours —, gateway sale ${sales[1].orderId} ${sales[1].amount} USD approved; net ${sales[1].amount} USD`,
+				`• ${sales[2].merchantOrderId}: amount differs | books: 999.99 USD approved | gateway: sale ${sales[2].orderId} ${sales[2].amount} USD approved, nothing refunded, net ${sales[2].amount} USD`,
+				'• books-only-order: missing at the gateway | books: 5.00 USD approved | gateway: nothing',
+				`• ${sales[1].merchantOrderId}: unknown to you | books: nothing | gateway: sale ${sales[1].orderId} ${sales[1].amount} USD approved, nothing refunded, net ${sales[1].amount} USD`,
 				`Gateway money: USD net ${total} (sales ${total}, refunds 0.00, voids 0.00, chargebacks 0.00, payouts 0.00)${
-					leftOut.size ? `\n(${leftOut.size} declined order(s) or payout(s) only the gateway has left out)` : ''
+					leftOut.size
+						? `\n(${leftOut.size} declined order(s) or payout(s) only the gateway has left out: INCLUDE_DECLINED, INCLUDE_PAYOUTS in Period)`
+						: ''
 				}`,
 			].join('\n'),
 		);

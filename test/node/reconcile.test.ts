@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
+import { DateTime } from 'luxon';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { WAIT, cardPayment, jsonOf, runNode, single, useSandbox, MERCHANT, Sandbox } from '../support/harness';
@@ -451,17 +452,18 @@ describe('the nightly example on a fresh demo (issue 30 item 12)', () => {
 		const sb = await Sandbox.start();
 		try {
 			await seedDemoOrders(sb.url);
-			// Period, as Run now computes it: today so far, in the gateway's zone (the example's constant).
-			const zone = /const GATEWAY_ZONE = '([^']+)'/.exec(String(node('Period').jsCode))![1];
-			expect(zone).toBe('UTC');
-			const now = new Date().toISOString();
-			const period = { from: `${now.slice(0, 10)} 00:00:00`, to: now.slice(0, 19).replace('T', ' ') };
+			// Period: the example's own code, as Run now runs it (an empty item), with n8n's DateTime.
+			const [{ json: period }] = new Function('DateTime', '$input', String(node('Period').jsCode))(DateTime, {
+				first: () => ({ json: {} }),
+			}) as Array<{ json: IDataObject }>;
+			expect(period).toMatchObject({ zone: 'UTC', unknownKinds: ['sale', 'preauth'], unknownStatuses: ['approved'] });
+			// Each expression that reads Period (Get Many's input, or by name), replaced by the value it reads.
 			const withPeriod = (parameters: IDataObject) =>
 				JSON.parse(
-					JSON.stringify(parameters)
-						.replace(/=\{\{ \$\('Period'\)\.first\(\)\.json\.from \}\}|=\{\{ \$json\.from \}\}/g, period.from)
-						.replace(/=\{\{ \$\('Period'\)\.first\(\)\.json\.to \}\}|=\{\{ \$json\.to \}\}/g, period.to)
-						.replace(/=\{\{ \$\('Period'\)\.first\(\)\.json\.zone \}\}|=\{\{ \$json\.zone \}\}/g, zone),
+					JSON.stringify(parameters).replace(
+						/"=\{\{ \$(?:\('Period'\)\.first\(\))?\.?json\.(\w+) \}\}"/g,
+						(expression, name: string) => (name in period ? JSON.stringify(period[name]) : expression),
+					),
 				) as INodeParameters;
 			const report = await runNode(sb, withPeriod(node("Gateway's transactions")));
 			expect(report.error).toBeUndefined();
