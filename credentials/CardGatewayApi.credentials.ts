@@ -6,13 +6,18 @@ import type {
 	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
 	ICredentialType,
+	IDataObject,
+	IHttpRequestHelper,
 	IHttpRequestOptions,
+	IN8nHttpFullResponse,
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { OPERATIONS, operationUrl } from '../nodes/shared/protocol/catalogue';
 import { GatewayInputError } from '../nodes/shared/protocol/errors';
 import { signOAuthRequest } from '../nodes/shared/protocol/oauth';
-import { JSON_MEDIA_TYPE } from '../nodes/shared/protocol/reply';
+import { JSON_MEDIA_TYPE, notAGatewayReply, parseGatewayReply } from '../nodes/shared/protocol/reply';
+import { DEFAULT_TIMEOUT_MS } from '../nodes/shared/transport';
 import {
 	CREDENTIAL_TEST_ORDER_ID,
 	PARSED_RSA_KEY,
@@ -25,10 +30,20 @@ import {
 	type SigningRequest,
 } from '../nodes/shared/protocol/signing';
 
-/** What the credential test says when the gateway refuses the probe's signature (HTTP 401 or 403). */
+/** What the credential test says when the gateway refuses the RSA probe's signature (HTTP 401 or 403). */
 function rsaRefused(status: number): string {
-	return `The gateway refused the RSA signature (HTTP ${status}): check the private key and the login. The gateway must hold the public half of this private key for this merchant login. (A credential without a private key is tested with the control key instead: then check the login and the control key.)`;
+	return `The gateway refused the RSA signature (HTTP ${status}): check the private key and the login. The gateway must hold the public half of this private key for this merchant login. (The merchant control key was accepted: the test checks it first, with a request of its own.)`;
 }
+
+/**
+ * How the gateway refuses the control-signed status query (the probe without an RSA key, and the
+ * first of two with one): HTTP 400 with a validation-error, as the sandbox does; assumed, the public
+ * docs show no answer to a bad control (gateway-facts §5).
+ */
+const CONTROL_REFUSED_STATUS = 400;
+
+/** What the credential test says when the gateway refuses the control-signed probe. */
+const CONTROL_REFUSED = `The gateway refused the test request signed with the merchant control key (HTTP ${CONTROL_REFUSED_STATUS}): check the merchant control key, the merchant login and the endpoint ID`;
 
 /**
  * The credential test's probe with an RSA key: a V4 status query, RSA-signed, for an order that does
@@ -49,11 +64,7 @@ const TEST_RULES: Array<IAuthenticateRuleResponseCode | IAuthenticateRuleRespons
 	{
 		// Only the control-signed probe can end here: the RSA probe takes a 400 as an answer.
 		type: 'responseCode',
-		properties: {
-			value: 400,
-			message:
-				'The gateway refused the signed test request: check the merchant login, the merchant control key and the endpoint ID',
-		},
+		properties: { value: CONTROL_REFUSED_STATUS, message: CONTROL_REFUSED },
 	},
 	// 401 text/plain from the vendor's emulator, 403 in the public docs (gateway-facts §4).
 	{ type: 'responseCode', properties: { value: 401, message: rsaRefused(401) } },
@@ -124,8 +135,7 @@ export class CardGatewayApi implements ICredentialType {
 			default: '',
 			description:
 				'PEM private key (PKCS#1 or PKCS#8, at least 2048 bits) whose public key the gateway registered. Only the v4 (RSA-SHA256) operations need it.',
-			// One credential test sends one request: with a key it checks the key, without one the control key.
-			hint: 'With a key here, the credential test checks this key and the login (an RSA-signed V4 status query for an order that does not exist), not the control key or the endpoint ID. Leave empty if you only use control-signed operations: the test then checks the control key.',
+			hint: 'With a key here, the credential test sends two status queries for an order that does not exist: one signed with the control key (checks the control key, the login and the endpoint ID), then one RSA-signed V4 query (checks this key and the login). Leave empty if you only use control-signed operations: the test then sends the first one only.',
 		},
 		{
 			displayName: 'Private Key Passphrase',
@@ -151,6 +161,16 @@ export class CardGatewayApi implements ICredentialType {
 			description:
 				'Optional multi-currency endpoint group. When set, paths become …/group/{ID} where the gateway allows it.',
 		},
+		{
+			// n8n runs preAuthentication only for a credential type with a hidden expirable field: while
+			// the field is empty (never: it has a default), or after signing or sending a request failed
+			// with HTTP 401 (ControlKeyFirst). n8n stores nothing: preAuthentication never returns it.
+			displayName: 'Control Key Probe',
+			name: 'controlKeyProbe',
+			type: 'hidden',
+			typeOptions: { expirable: true },
+			default: 'in the credential test only',
+		},
 	];
 
 	// OAuth-signed operations ask for a signature through a marker header; everything else passes through.
@@ -162,7 +182,7 @@ export class CardGatewayApi implements ICredentialType {
 		const marker = takeHeader(headers, SIGNING_HEADER) as SigningRequest | undefined;
 		if (!marker) return requestOptions;
 		const merchant = credentials as unknown as MerchantCredentials;
-		if (marker === 'credential-test') return credentialTestProbe(merchant, requestOptions, headers);
+		if (marker === 'credential-test') return credentialTestProbe(merchant, credentials, requestOptions, headers);
 		const url = new URL(requestOptions.url, requestOptions.baseURL || undefined).toString();
 		const body = typeof requestOptions.body === 'string' ? requestOptions.body : '';
 		headers.Authorization =
@@ -172,11 +192,43 @@ export class CardGatewayApi implements ICredentialType {
 	}
 
 	/**
-	 * One request (n8n runs exactly one for a declarative test, and a test function would need the
-	 * deprecated helpers.request). With an RSA private key it is the V4 probe (RSA_PROBE_FAILURES),
-	 * without one a V2 status query signed with the control key. `authenticate` builds the body and
-	 * the signature from the path. n8n answers OK with its own fixed words ("Connection successful!");
-	 * only failures carry a message of ours.
+	 * The credential test's control-signed V2 status query when an RSA private key is set, sent before
+	 * the declared RSA query (see ControlKeyFirst): the declared test checks the RSA key, this the
+	 * control key. n8n calls it with `this` restricted to httpRequest and makes what it throws the
+	 * test's message. Called for anything else (n8n also calls it after any failed request of the HTTP
+	 * Request node), it sends nothing.
+	 */
+	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject): Promise<IDataObject> {
+		if (!controlKeyFirst.delete(credentials)) return {};
+		const merchant = credentials as unknown as MerchantCredentials;
+		const answer = (await this.helpers.httpRequest({
+			method: 'POST',
+			url: operationUrl(merchant.baseUrl, OPERATIONS.status, {
+				endpointId: String(merchant.endpointId ?? ''),
+				endpointGroupId: String(merchant.endpointGroupId ?? ''),
+			}),
+			headers: { Accept: JSON_MEDIA_TYPE, 'Content-Type': 'application/x-www-form-urlencoded' },
+			body: credentialTestBody(merchant),
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			timeout: DEFAULT_TIMEOUT_MS,
+		})) as IN8nHttpFullResponse;
+		const reply = parseGatewayReply(answer.statusCode, String(answer.headers['content-type'] ?? ''), answer.body);
+		// Anything but the gateway's refusal (no API here, not a gateway reply) is left to the
+		// declared test, which words it.
+		if (answer.statusCode === CONTROL_REFUSED_STATUS && notAGatewayReply(reply) === undefined) {
+			throw new Error(CONTROL_REFUSED);
+		}
+		controlKeyChecked.add(credentials);
+		return {};
+	}
+
+	/**
+	 * With an RSA private key the V4 probe (RSA_PROBE_FAILURES), after preAuthentication's control
+	 * probe; without one the V2 status query signed with the control key, alone. `authenticate`
+	 * builds the body and the signature from the path. (A test function would need the deprecated
+	 * helpers.request.) n8n answers OK with its own fixed words ("Connection successful!"); only
+	 * failures carry a message of ours.
 	 */
 	test: ICredentialTestRequest = {
 		request: {
@@ -200,6 +252,7 @@ export class CardGatewayApi implements ICredentialType {
  */
 function credentialTestProbe(
 	merchant: MerchantCredentials,
+	credentials: ICredentialDataDecryptedObject,
 	requestOptions: IHttpRequestOptions,
 	headers: Record<string, string>,
 ): IHttpRequestOptions {
@@ -224,6 +277,11 @@ function credentialTestProbe(
 			`${error.message}. The credential test signs with the RSA private key whenever the field is filled in: correct the key, or empty the field if you only use control-signed operations.`,
 		);
 	}
+	// Signed before the control key's query, so that an unreadable key is named before anything is sent.
+	if (!controlKeyChecked.has(credentials)) {
+		controlKeyFirst.add(credentials);
+		throw new ControlKeyFirst();
+	}
 	const probe: IHttpRequestOptions = {
 		...requestOptions,
 		url,
@@ -234,6 +292,32 @@ function credentialTestProbe(
 	delete probe.baseURL;
 	return probe;
 }
+
+/**
+ * How the credential test sends the control key's query before the RSA one. n8n runs exactly one
+ * declared request, and calls preAuthentication in a test only for a node of type
+ * 'n8n-nodes-base.noOp', while its tester's node is of type 'noOp' (n8n 2.41.1:
+ * credentials-helper.js line 108, credentials-tester.service.js runRequestTest). But when signing
+ * or sending fails with HTTP 401, n8n-core's httpRequestWithAuthentication runs preAuthentication
+ * and then signs and sends the request again. So the RSA query's first signing throws this (nothing
+ * is sent), preAuthentication sends the control-signed query, and the second signing signs the RSA
+ * query. Should an n8n not retry, the test fails with the message of HTTP 401.
+ */
+class ControlKeyFirst extends Error {
+	readonly response = { status: 401 };
+
+	constructor() {
+		super('The credential test checks the merchant control key first (through preAuthentication)');
+	}
+}
+
+/**
+ * The credential objects of tests whose control-signed query is due, and of those whose control key
+ * passed. n8n hands `authenticate` and preAuthentication of one request the same object; weak, so
+ * each is forgotten with its test.
+ */
+const controlKeyFirst = new WeakSet<object>();
+const controlKeyChecked = new WeakSet<object>();
 
 /** The URL axios calls for these options: an absolute `url` as is, otherwise baseURL + '/' + url. */
 function requestedUrl({ url, baseURL }: IHttpRequestOptions): string {

@@ -1,7 +1,7 @@
 // The credential test as n8n runs it: the test request goes through n8n-core's RoutingNode (the
-// expressions resolved, the credential's `authenticate` applied by httpRequestWithAuthentication, the
-// request sent by n8n's HTTP client over real HTTP to the sandbox), and the verdict is read as n8n
-// 2.41's CredentialsTester reads it (packages/cli/src/services/credentials-tester.service.ts,
+// expressions resolved, the credential's preAuthentication and `authenticate` applied by
+// httpRequestWithAuthentication, the requests sent by n8n's HTTP client over real HTTP to the
+// sandbox), and the verdict is read as n8n 2.41's CredentialsTester reads it (packages/cli/src/services/credentials-tester.service.ts,
 // runRequestTest): an HTTP error is looked up in the responseCode rules, then any other non-2xx is
 // an error; a response that passed is looked up in the responseSuccessBody rules; otherwise OK with
 // n8n's fixed words.
@@ -17,6 +17,7 @@ import {
 	type IAuthenticateRuleResponseCode,
 	type IAuthenticateRuleResponseSuccessBody,
 	type ICredentialDataDecryptedObject,
+	type IHttpRequestHelper,
 	type IHttpRequestOptions,
 	type INode,
 	type INodeCredentialTestResult,
@@ -74,7 +75,43 @@ const good = (sandbox: Sandbox = docs): Credentials => ({
 });
 const controlOnly = (sandbox: Sandbox = docs): Credentials => ({ ...good(sandbox), privateKey: '' });
 
-const TEST_NODE_TYPE = 'n8n-nodes-base.noOp';
+// n8n's tester names its temp node by the description of n8n's No Operation node: 'noOp'
+// (n8n-nodes-base/dist/nodes/NoOp/NoOp.node.js), not the 'n8n-nodes-base.noOp' its
+// preAuthentication looks for.
+const TEST_NODE_TYPE = 'noOp';
+
+/**
+ * n8n 2.41.1's CredentialsHelper.preAuthentication (n8n/dist/credentials-helper.js, lines 102–134),
+ * which the engine of test/support/engine.js leaves out: with a hidden expirable field, the type's
+ * preAuthentication runs (`this` restricted to httpRequest) while that field is empty, after a
+ * failed request, or for a node of type 'n8n-nodes-base.noOp' (meant for the tester's node, which is
+ * not of that type: TEST_NODE_TYPE); n8n stores and merges its result only when it carries that
+ * field, which ours never does.
+ */
+async function n8nPreAuthentication(
+	helpers: IHttpRequestHelper,
+	credentials: ICredentialDataDecryptedObject,
+	_typeName: string,
+	node: INode,
+	credentialsExpired: boolean,
+): Promise<undefined> {
+	const expirable = credentialType.properties.find(
+		(property) => property.type === 'hidden' && property.typeOptions?.expirable === true,
+	);
+	if (expirable === undefined || credentialType.preAuthentication === undefined) return undefined;
+	const testing = node.parameters?.temp === '' && node.type === 'n8n-nodes-base.noOp';
+	if (credentials[expirable.name] !== '' && !credentialsExpired && !testing) return undefined;
+	const restricted = { helpers: { httpRequest: helpers.helpers.httpRequest } };
+	const output = await credentialType.preAuthentication.call(restricted, credentials);
+	if (output[expirable.name] !== undefined) throw new Error('n8n would store what preAuthentication returned');
+	return undefined;
+}
+
+/** The credential as n8n hands it to a test: every field's default under the given values. */
+function withDefaults(credentials: Credentials): ICredentialDataDecryptedObject {
+	const defaults = Object.fromEntries(credentialType.properties.map((property) => [property.name, property.default]));
+	return { ...defaults, ...credentials } as ICredentialDataDecryptedObject;
+}
 
 /** n8n's runRequestTest: a one-property node whose routing is the test request, run by RoutingNode. */
 async function n8nCredentialTest(credentials: Credentials): Promise<INodeCredentialTestResult> {
@@ -108,8 +145,9 @@ async function n8nCredentialTest(credentials: Credentials): Promise<INodeCredent
 		active: false,
 		nodeTypes: nodeTypesFor({ [TEST_NODE_TYPE]: nodeType }),
 	});
-	const data = credentials as unknown as ICredentialDataDecryptedObject;
+	const data = withDefaults(credentials);
 	const additionalData = additionalDataFor(credentialType, { [credentialType.name]: data });
+	additionalData.credentialsHelper.preAuthentication = n8nPreAuthentication;
 	const context = new ExecuteContext(
 		workflow,
 		node,
@@ -195,18 +233,35 @@ async function lastSeq(sandbox: Sandbox): Promise<number> {
 }
 
 const RSA_REFUSED = /^The gateway refused the RSA signature \(HTTP 40[13]\): check the private key and the login\./;
+const CONTROL_REFUSED =
+	/^The gateway refused the test request signed with the merchant control key \(HTTP 400\): check the merchant control key, the merchant login and the endpoint ID/;
 
-describe('credential test with an RSA private key: an RSA-signed V4 status query', () => {
+/** The control-signed V2 status query of the credential test, as the sandbox logged it. */
+function controlProbe(path = '/paynet/api/v2/status/1001', http = 200) {
+	return {
+		path,
+		http,
+		params: {
+			login: 'n8n-test-merchant',
+			client_orderid: CREDENTIAL_TEST_ORDER_ID,
+			orderid: '',
+			control: expect.stringMatching(/^[0-9a-f]{40}$/),
+		},
+	};
+}
+
+describe('credential test with an RSA private key: a control-signed V2 status query, then an RSA-signed V4 one', () => {
 	it.each([
 		['the sandbox (403 on a bad signature, as the docs say)', () => docs],
 		["the vendor's emulator's answer (401 text/plain)", () => emulator],
 	])(
-		'passes with the right key against %s: "order not found" (HTTP 400) proves the signature was accepted',
+		'passes with the right keys against %s: "order not found" (HTTP 400) proves the RSA signature was accepted',
 		async (_, sandbox) => {
 			const from = await lastSeq(sandbox());
 			expect(await n8nCredentialTest(good(sandbox()))).toEqual({ status: 'OK', message: 'Connection successful!' });
-			const [probe, ...more] = await requestsSince(sandbox(), from);
+			const [control, probe, ...more] = await requestsSince(sandbox(), from);
 			expect(more).toEqual([]);
+			expect(control).toMatchObject(controlProbe());
 			expect(probe).toMatchObject({
 				path: '/paynet/api/v4/status/1001',
 				http: 400,
@@ -218,28 +273,51 @@ describe('credential test with an RSA private key: an RSA-signed V4 status query
 	);
 
 	it('passes for an endpoint group too', async () => {
+		const from = await lastSeq(docs);
 		expect(await n8nCredentialTest({ ...good(), endpointId: '', endpointGroupId: '2001' })).toMatchObject({
 			status: 'OK',
 		});
+		const [control, probe] = await requestsSince(docs, from);
+		expect(control).toMatchObject(controlProbe('/paynet/api/v2/status/group/2001'));
+		expect(probe).toMatchObject({ path: '/paynet/api/v4/status/group/2001' });
+	});
+
+	it('fails with a wrong control key and the right RSA key, naming the control key, before the RSA query', async () => {
+		const from = await lastSeq(docs);
+		const result = await n8nCredentialTest({ ...good(), controlKey: 'WRONG-KEY' });
+		expect(result).toEqual({ status: 'Error', message: expect.stringMatching(CONTROL_REFUSED) });
+		expect(result.message).not.toContain('WRONG-KEY');
+		expect(await requestsSince(docs, from)).toEqual([
+			expect.objectContaining(controlProbe('/paynet/api/v2/status/1001', 400)),
+		]);
 	});
 
 	it.each([
 		['403', () => docs, 'HTTP 403'],
 		['401', () => emulator, 'HTTP 401'],
-	])("fails with another merchant's key, answered %s, with the clear message", async (_, sandbox, status) => {
-		const result = await n8nCredentialTest({ ...good(sandbox()), privateKey: OTHER_MERCHANTS_KEY });
-		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(RSA_REFUSED);
-		expect(result.message).toContain(status);
-		expect(result.message).not.toContain('PRIVATE KEY');
-	});
+	])(
+		"fails with another merchant's key and the right control key, answered %s, naming the RSA key",
+		async (_, sandbox, status) => {
+			const from = await lastSeq(sandbox());
+			const result = await n8nCredentialTest({ ...good(sandbox()), privateKey: OTHER_MERCHANTS_KEY });
+			expect(result.status).toBe('Error');
+			expect(result.message).toMatch(RSA_REFUSED);
+			expect(result.message).toContain(status);
+			expect(result.message).toContain('The merchant control key was accepted');
+			expect(result.message).not.toContain('PRIVATE KEY');
+			const [control, ...rsa] = await requestsSince(sandbox(), from);
+			expect(control).toMatchObject(controlProbe());
+			// once: the 401 comes from n8n's retry already, which is not retried
+			expect(rsa.map((request) => request.path)).toEqual(['/paynet/api/v4/status/1001']);
+		},
+	);
 
 	it.each(['other-merchant', 'not-a-merchant'])(
-		'fails with the clear message when the login (%s) is not the one the key is registered for',
+		'fails with the clear message when the login (%s) is not the merchant of the control key and the endpoint',
 		async (login) => {
 			expect(await n8nCredentialTest({ ...good(emulator), login })).toMatchObject({
 				status: 'Error',
-				message: expect.stringMatching(RSA_REFUSED),
+				message: expect.stringMatching(CONTROL_REFUSED),
 			});
 		},
 	);
@@ -310,14 +388,41 @@ describe('credential test with an RSA private key: an RSA-signed V4 status query
 		}
 	});
 
-	// The limits, as they are: one credential test sends one request, and a 400 with a JSON body is
-	// an answer (the sandbox refuses another merchant's endpoint with one, after the signature).
-	it('does not check the control key', async () => {
-		expect(await n8nCredentialTest({ ...good(), controlKey: 'WRONG-KEY' })).toMatchObject({ status: 'OK' });
+	// The RSA query takes a 400 with a JSON body as an answer; the control-signed one, sent first, does not.
+	it("refuses another merchant's endpoint ID (the control-signed query)", async () => {
+		expect(await n8nCredentialTest({ ...good(), endpointId: '3001' })).toEqual({
+			status: 'Error',
+			message: expect.stringMatching(CONTROL_REFUSED),
+		});
+	});
+});
+
+describe('preAuthentication outside the credential test', () => {
+	const sendsNothing: IHttpRequestHelper = {
+		helpers: {
+			httpRequest: async () => {
+				throw new Error('preAuthentication sent a request');
+			},
+		},
+	};
+	const preAuthentication = (credentials: ICredentialDataDecryptedObject) =>
+		credentialType.preAuthentication!.call(sendsNothing, credentials);
+
+	it('sends nothing after a request that is no credential test (n8n calls it after any failure of the HTTP Request node)', async () => {
+		const credentials = withDefaults(good());
+		await credentialType.authenticate(credentials, { url: 'http://h/paynet/api/v2/status/1001', method: 'POST' });
+		await expect(preAuthentication(credentials)).resolves.toEqual({});
+		await expect(preAuthentication(withDefaults(good()))).resolves.toEqual({});
 	});
 
-	it('does not check the endpoint ID', async () => {
-		expect(await n8nCredentialTest({ ...good(), endpointId: '3001' })).toMatchObject({ status: 'OK' });
+	it('sends nothing without an RSA key: the declared test is the control-signed query then', async () => {
+		const credentials = withDefaults(controlOnly());
+		await credentialType.authenticate(credentials, {
+			method: 'POST',
+			url: 'http://h/paynet/api/v2/status/1001',
+			headers: { [SIGNING_HEADER]: 'credential-test' },
+		});
+		await expect(preAuthentication(credentials)).resolves.toEqual({});
 	});
 });
 
@@ -374,12 +479,27 @@ describe('authenticate', () => {
 	});
 
 	it('signs the RSA probe for the URL the HTTP client calls (base URL and path joined), and sends that URL', async () => {
-		const signed = await credentialType.authenticate(good(), {
+		const credentials = withDefaults(good());
+		const probe: IHttpRequestOptions = {
 			method: 'POST',
 			baseURL: 'https://Gateway.example/paynet',
 			url: '/api/v4/status/1001',
 			headers: { [SIGNING_HEADER]: 'credential-test' },
-		});
+		};
+		// first the HTTP 401 after which n8n runs preAuthentication, which sends the control-signed query
+		await expect(credentialType.authenticate(credentials, probe)).rejects.toMatchObject({ response: { status: 401 } });
+		const sent: IHttpRequestOptions[] = [];
+		const answers: IHttpRequestHelper = {
+			helpers: {
+				httpRequest: async (options: IHttpRequestOptions) => {
+					sent.push(options);
+					return { statusCode: 200, headers: {}, body: { type: 'status-response', status: 'error' } };
+				},
+			},
+		};
+		await credentialType.preAuthentication!.call(answers, credentials);
+		expect(sent).toMatchObject([{ url: `${docs.url}/paynet/api/v2/status/1001` }]);
+		const signed = await credentialType.authenticate(credentials, probe);
 		expect(signed.url).toBe('https://Gateway.example/paynet/api/v4/status/1001');
 		expect(signed).not.toHaveProperty('baseURL');
 		expect(signed.body).toBe(`login=n8n-test-merchant&client_orderid=${CREDENTIAL_TEST_ORDER_ID}&orderid=0`);
