@@ -10,6 +10,7 @@ import {
 import { CALLBACK_WEBHOOK, RETURN_WEBHOOK, properties, webhooks } from './description';
 import { eventOf, handleCustomerReturn, handleServerCallback } from './handle';
 import { maskText } from '../shared/protocol/masking';
+import { OUTPUT_NAMES } from './rejected';
 import { GATEWAY_CALLBACK_PORTS, effectivePort, sendFixed, type ResponseWriter } from './respond';
 
 export class CardGatewayTrigger implements INodeType {
@@ -32,7 +33,9 @@ export class CardGatewayTrigger implements INodeType {
 			'Starts the workflow when the card gateway reports a payment outcome (server callback) or a customer returns from 3-D Secure or a hosted form',
 		defaults: { name: 'Card Gateway Trigger' },
 		inputs: [],
-		outputs: [NodeConnectionTypes.Main],
+		// A refused callback's item goes to the second output only, so no branch of the first runs on it.
+		outputs: [NodeConnectionTypes.Main, NodeConnectionTypes.Main],
+		outputNames: OUTPUT_NAMES,
 		credentials: [{ name: 'cardGatewayApi', required: true }],
 		webhooks,
 		properties,

@@ -2,6 +2,7 @@ import type { INodeProperties, IWebhookDescription } from 'n8n-workflow';
 
 import { DEFAULT_CONFIRM_TIMEOUT_SECONDS, MAX_CONFIRM_TIMEOUT_SECONDS } from './confirm';
 import { STATUS_OPTIONS, TRANSACTION_TYPE_OPTIONS } from './filters';
+import { REJECTED_CALLBACKS } from './rejected';
 import { FIXED_BODIES } from './respond';
 
 /** Path (after …/webhook/<id>/) that the gateway's server callbacks call. */
@@ -87,7 +88,30 @@ export const properties: INodeProperties[] = [
 		type: 'boolean',
 		default: true,
 		description:
-			'Whether to refuse (HTTP 403) any callback whose control signature does not match the merchant control key of the credential. Warning: turning this off lets anyone who knows the URL start the workflow with made-up payment results.',
+			'Whether to refuse (HTTP 403) any callback whose control signature does not match the merchant control key of the credential. A refused callback comes out of the Rejected output (see Rejected Callbacks), never the Accepted one. Warning: turning this off lets anyone who knows the URL start the workflow with made-up payment results.',
+	},
+	{
+		displayName: 'Rejected Callbacks',
+		name: 'rejectedCallbacks',
+		type: 'options',
+		default: 'startExecution',
+		options: [
+			{
+				name: 'Start an Execution on the Rejected Output',
+				value: REJECTED_CALLBACKS.startExecution,
+				description:
+					'Answer 403 and start an execution with one item on the Rejected output saying why (nothing on Accepted). It shows here while listening for a test event and in the Executions list; connect an alert to it.',
+			},
+			{
+				name: 'Only Answer 403 and Log',
+				value: REJECTED_CALLBACKS.logOnly,
+				description:
+					"Answer 403 and write a warning to n8n's log; nothing is stored. For a URL that gets a flood of forged requests.",
+			},
+		],
+		description:
+			"What a callback refused for its signature does besides the 403. A genuine callback refused with reason signatureMismatch means this trigger's credential is not the one the gateway signs with.",
+		displayOptions: { show: { verifySignature: [true] } },
 	},
 	{
 		displayName:

@@ -1,12 +1,13 @@
 // What happens to one incoming request. Order: read → verify → filter → (confirm) → answer → emit.
-// Refusals and acknowledgements that start nothing are written here at once (`noWebhookResponse: true`).
+// Refusals and acknowledgements that start nothing are written here at once (`noWebhookResponse: true`);
+// so is the 403 of a callback refused for its signature, which then starts the Rejected output (rejected.ts).
 // A callback that starts the workflow is answered by n8n: after it has stored the execution, or with
 // Answer the Gateway "After the Workflow Finished" when the execution ended (description.ts).
 import type { IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { credentialSecrets } from '../shared/protocol/signing';
 import { readCallback } from '../shared/protocol/vocabulary';
-import { merchantCredentials } from '../shared/transport';
+import { CREDENTIAL_TYPE, merchantCredentials } from '../shared/transport';
 import { STATUS } from '../shared/protocol/statusWords';
 import { clampTimeout, confirmWithStatusQuery, type ConfirmMode } from './confirm';
 import { readCallbackFields, type ReadOutcome } from './fields';
@@ -19,6 +20,7 @@ import {
 	normaliseStatus,
 	type CallbackEvent,
 } from './normalise';
+import { REJECTED_CALLBACKS, rejectedItem } from './rejected';
 import { redirectTarget, sendFixed, sendRedirect, setPlainTextHeaders, type ResponseWriter } from './respond';
 import { describeVerificationFailure, verifyCallback } from './verify';
 
@@ -44,7 +46,7 @@ export async function handleServerCallback(ctx: IWebhookFunctions): Promise<IWeb
 	const secrets = credentialSecrets(credentials);
 	const verification = verifyCallback(fields, credentials.controlKey);
 	if (!verification.genuine && ctx.getNodeParameter('verifySignature', true) !== false) {
-		const log = verification.reason === 'no-control-key' ? ctx.logger.error : ctx.logger.warn;
+		const log = verification.reason === 'noControlKey' ? ctx.logger.error : ctx.logger.warn;
 		log.call(
 			ctx.logger,
 			`${LOG_PREFIX} refused a callback (HTTP 403): ${describeVerificationFailure(verification.reason)}`,
@@ -54,7 +56,17 @@ export async function handleServerCallback(ctx: IWebhookFunctions): Promise<IWeb
 			},
 		);
 		sendFixed(res, 403);
-		return { noWebhookResponse: true };
+		if (ctx.getNodeParameter('rejectedCallbacks', REJECTED_CALLBACKS.startExecution) === REJECTED_CALLBACKS.logOnly)
+			return { noWebhookResponse: true };
+		// Answered already; the execution has only the Rejected output's item, so nothing on Accepted runs.
+		const rejected = rejectedItem(fields, {
+			reason: verification.reason,
+			credential: ctx.getNode().credentials?.[CREDENTIAL_TYPE]?.name ?? '',
+			method,
+			receivedAt,
+			secrets,
+		});
+		return { noWebhookResponse: true, workflowData: [[], [{ json: rejected }]] };
 	}
 	const item = normaliseCallback(fields, {
 		event: 'serverCallback',

@@ -108,9 +108,15 @@ async function deliver(route: Route, fields: Record<string, string>) {
 	return { status: response.status, body, ms: Date.now() - started };
 }
 
-async function executionsOf(route: Route, count: number): Promise<Array<{ status: string }>> {
+interface Execution {
+	status: string;
+	data: { resultData: { runData: Record<string, Array<{ data: { main: Array<Array<{ json: Item }> | null> } }>> } };
+}
+type Item = Record<string, unknown>;
+
+async function executionsOf(route: Route, count: number): Promise<Execution[]> {
 	return eventually(`${count} finished executions of ${route}`, async () => {
-		const executions: Array<{ status: string }> = await env.n8n.executions(workflowId(route));
+		const executions: Execution[] = await env.n8n.executions(workflowId(route));
 		return executions.length >= count && executions.every((e) => e.status !== 'running' && e.status !== 'new')
 			? executions
 			: undefined;
@@ -147,13 +153,18 @@ test('the sandbox gateway resends a callback whose workflow failed: every attemp
 	expect(delivery.attempts.every((attempt) => attempt.httpStatus === 500)).toBe(true);
 });
 
-test('refusals are answered at once under either setting: a forged callback gets 403 and starts nothing', async () => {
+test('refusals are answered at once under either setting: a forged callback gets 403, and its execution runs nothing after Accepted', async () => {
 	const before = (await env.n8n.executions(workflowId('afterSucceeds'))).length;
 	const forged = { ...signedCallback(), control: '0'.repeat(40) };
 	const answer = await deliver('afterSucceeds', forged);
-	// At once: nothing started, so nothing was waited for (a duration would measure the machine, not this).
+	// At once: the trigger wrote the 403 itself (no empty body after the workflow, as n8n's answer would be).
 	expect(answer).toMatchObject({ status: 403, body: 'Forbidden' });
-	expect(await env.n8n.executions(workflowId('afterSucceeds'))).toHaveLength(before);
+	// Its execution has the reason on the Rejected output only: the Wait on Accepted never ran.
+	const executions = await executionsOf('afterSucceeds', before + 1);
+	const refused = executions.filter((execution) => !execution.data.resultData.runData.Wait);
+	expect(refused).toHaveLength(1);
+	const main = refused[0].data.resultData.runData['Card Gateway Trigger'][0].data.main;
+	expect([main[0] ?? [], main[1]?.map((item) => item.json.reason)]).toEqual([[], ['signatureMismatch']]);
 });
 
 test('when received (the default): 200 "OK" although the workflow then fails', async () => {

@@ -2,8 +2,9 @@
 // queue.e2e.test.ts (queue mode: callbacks into the webhook process, executions on a worker): the
 // sandbox delivers callbacks (GET, and POST from a second sandbox) to n8n's production webhook URL;
 // each genuine one starts exactly one execution with the right data, a forged one gets 403 and
-// starts nothing, one the trigger's filters leave out gets 200 and starts nothing. Both node
-// versions read a body n8n leaves unparsed.
+// starts one execution with nothing on the Accepted output and the reason on the Rejected one, one
+// the trigger's filters leave out gets 200 and starts nothing. Both node versions read a body n8n
+// leaves unparsed.
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 
@@ -49,7 +50,7 @@ export function triggerSuite(start: () => Promise<E2eEnvironment>): { env: () =>
 		mode: string;
 		data: {
 			resultData: {
-				runData: Record<string, Array<{ data: { main: Array<Array<{ json: Record<string, unknown> }>> } }>>;
+				runData: Record<string, Array<{ data: { main: Array<Array<{ json: Record<string, unknown> }> | null> } }>>;
 			};
 		};
 	};
@@ -63,8 +64,9 @@ export function triggerSuite(start: () => Promise<E2eEnvironment>): { env: () =>
 		});
 	}
 
-	function emitted(execution: Execution): Record<string, unknown> {
-		return execution.data.resultData.runData['Card Gateway Trigger'][0].data.main[0][0].json;
+	/** The item on the trigger's output (0: Accepted, 1: Rejected), if any. */
+	function emitted(execution: Execution, output = 0): Record<string, unknown> | undefined {
+		return execution.data.resultData.runData['Card Gateway Trigger'][0].data.main[output]?.[0]?.json;
 	}
 
 	async function saleWithCallback(sandbox: { url: string }, amount: string, cvv2 = '123') {
@@ -85,7 +87,7 @@ export function triggerSuite(start: () => Promise<E2eEnvironment>): { env: () =>
 	}
 
 	test(
-		'genuine GET and POST callbacks each start exactly one execution; a forged one gets 403 and none',
+		'genuine GET and POST callbacks each start exactly one execution; a forged one gets 403 and only a Rejected one',
 		async () => {
 			const approved = await saleWithCallback(env.sandbox, '12.34');
 			expect(await deliveredTo200(env.sandbox, approved.orderid)).toMatchObject({
@@ -134,10 +136,16 @@ export function triggerSuite(start: () => Promise<E2eEnvironment>): { env: () =>
 			});
 			expect(unsigned.status).toBe(403);
 
-			const executions = await executionsSettled(4);
-			expect(executions).toHaveLength(4);
+			const executions = await executionsSettled(6);
+			expect(executions).toHaveLength(6);
 			expect(executions.every((e) => e.status === 'success' && e.mode === 'webhook')).toBe(true);
-			const byOrder = Object.fromEntries(executions.map((e) => [String(emitted(e).client_orderid), emitted(e)]));
+			// The two refusals: nothing on Accepted, why on Rejected, nothing the forger sent but an ID.
+			const refused = executions.filter((e) => emitted(e) === undefined);
+			expect(refused.map((e) => emitted(e, 1)?.reason).sort()).toEqual(['noSignature', 'signatureMismatch']);
+			expect(refused.map((e) => emitted(e, 1)?.orderid).sort()).toEqual(['998', '999']);
+			expect(JSON.stringify(refused.map((e) => e.data.resultData.runData))).not.toMatch(/1000\.00|approved/);
+			const items = executions.map((e) => emitted(e)).filter((item) => item !== undefined);
+			const byOrder = Object.fromEntries(items.map((item) => [String(item.client_orderid), item]));
 			expect(byOrder[approved.params.client_orderid]).toMatchObject({
 				status: 'approved',
 				type: 'sale',
@@ -173,7 +181,7 @@ export function triggerSuite(start: () => Promise<E2eEnvironment>): { env: () =>
 					`status=approved&orderid=996&merchant_order=${merchantOrder}&amount=2.00&control=${createHash('sha1').update(`approved996${merchantOrder}${MERCHANT.controlKey}`).digest('hex')}`,
 				);
 			for (const [workflow, webhook, already] of [
-				[WORKFLOW, WEBHOOK, 4],
+				[WORKFLOW, WEBHOOK, 6],
 				[WORKFLOW_V1, WEBHOOK_V1, 0],
 			] as const) {
 				const merchantOrder = `e2e-raw-${workflow}`;
@@ -185,7 +193,7 @@ export function triggerSuite(start: () => Promise<E2eEnvironment>): { env: () =>
 				expect([workflow, answer.status, await answer.text()]).toEqual([workflow, 200, 'OK']);
 				const executions = await executionsSettled(already + 1, workflow);
 				expect(executions).toHaveLength(already + 1);
-				const raw = executions.map(emitted).find((item) => item.client_orderid === merchantOrder);
+				const raw = executions.map((e) => emitted(e)).find((item) => item?.client_orderid === merchantOrder);
 				expect(raw).toMatchObject({
 					status: 'approved',
 					orderid: '996',
@@ -208,7 +216,7 @@ export function triggerSuite(start: () => Promise<E2eEnvironment>): { env: () =>
 			const approved = await webhook(`${WEBHOOK_FILTERED}?${signed('approved', 'e2e-filtered-in')}`);
 			expect([approved.status, await approved.text()]).toEqual([200, 'OK']);
 			const executions = await executionsSettled(1, WORKFLOW_FILTERED);
-			expect(executions.map(emitted).map((item) => item.client_orderid)).toEqual(['e2e-filtered-in']);
+			expect(executions.map((e) => emitted(e)?.client_orderid)).toEqual(['e2e-filtered-in']);
 		},
 		scaled(2 * 60_000),
 	);

@@ -50,6 +50,17 @@ function expectRefused(result: TriggerResult, status: number, body: string) {
 	expect(result.items).toEqual([]);
 }
 
+/** Answered 403 by the trigger; the execution it starts has nothing on Accepted, one item on Rejected. */
+function expectRejected(result: TriggerResult, reason: string) {
+	expect(result.status).toBe(403);
+	expect(result.sent).toBe('Forbidden');
+	expect(result.answeredBy).toBe('trigger');
+	expect(result.response).toEqual({
+		noWebhookResponse: true,
+		workflowData: [[], [{ json: expect.objectContaining({ rejected: true, reason }) }]],
+	});
+}
+
 const run = (query: Record<string, string>, overrides = {}) =>
 	trigger({
 		parameters: parameters(overrides),
@@ -203,7 +214,7 @@ describe('signature checks', () => {
 		await addFault(fixture.sandbox, { kind: 'wrong-control-callback', op: 'sale' });
 		const forged = await saleWithCallback(fixture.sandbox, fixture.receiver, { amount: '5.00' });
 		const result = await run(forged.callback.query);
-		expectRefused(result, 403, 'Forbidden');
+		expectRejected(result, 'signatureMismatch');
 		expect(result.headersSet['content-type']).toBe('text/plain; charset=utf-8');
 		const warnings = result.logs.filter((entry) => entry.level === 'warn');
 		expect(warnings).toHaveLength(1);
@@ -223,7 +234,7 @@ describe('signature checks', () => {
 		const { control: _control, ...unsigned } = fixture.approved.callback.query;
 		void _control;
 		const result = await run(unsigned);
-		expectRefused(result, 403, 'Forbidden');
+		expectRejected(result, 'noSignature');
 		expect(result.logs.find((entry) => entry.level === 'warn')?.message).toContain('no control signature');
 	});
 
@@ -241,22 +252,21 @@ describe('signature checks', () => {
 			...fixture.approved.callback.query,
 			control: fixture.approved.callback.query.control.slice(0, 39),
 		});
-		expectRefused(result, 403, 'Forbidden');
+		expectRejected(result, 'malformedSignature');
 		expect(result.logs.find((entry) => entry.level === 'warn')?.message).toContain('not 40 hexadecimal characters');
 	});
 
 	it('refuses a tampered status or orderid', async () => {
-		expectRefused(await run({ ...fixture.approved.callback.query, status: 'declined' }), 403, 'Forbidden');
-		expectRefused(
+		expectRejected(await run({ ...fixture.approved.callback.query, status: 'declined' }), 'signatureMismatch');
+		expectRejected(
 			await run({ ...fixture.approved.callback.query, orderid: String(Number(fixture.approved.orderid) + 1) }),
-			403,
-			'Forbidden',
+			'signatureMismatch',
 		);
-		expectRefused(
+		expectRejected(
 			await run({ ...fixture.approved.callback.query, merchant_order: 'someone-else', client_orderid: 'someone-else' }),
-			403,
-			'Forbidden',
+			'signatureMismatch',
 		);
+		expectRejected(await run({ ...fixture.approved.callback.query, client_orderid: 'someone-else' }), 'orderIdsDiffer');
 	});
 
 	it('lets a tampered amount or type through: the signature does not cover them', async () => {
@@ -271,7 +281,7 @@ describe('signature checks', () => {
 			...fixture.approved.callback.query,
 			control: callbackControl(status, orderid, merchant_order, OTHER_KEY),
 		});
-		expectRefused(result, 403, 'Forbidden');
+		expectRejected(result, 'signatureMismatch');
 	});
 
 	it('refuses everything, and says why in the log, when the credential has no control key', async () => {
@@ -280,7 +290,7 @@ describe('signature checks', () => {
 			credentials: credentialsFor(fixture.sandbox.url, { controlKey: '' }),
 			request: getRequest(fixture.approved.callback.query),
 		});
-		expectRefused(result, 403, 'Forbidden');
+		expectRejected(result, 'noControlKey');
 		expect(result.logs.find((entry) => entry.level === 'error')?.message).toContain(
 			'the credential has no merchant control key',
 		);
@@ -379,8 +389,13 @@ describe('masking', () => {
 		const accepted = await run(hostile);
 		expectAcknowledged(accepted);
 		const refused = await run({ ...hostile, status: 'declined' });
-		expectRefused(refused, 403, 'Forbidden');
-		for (const text of [JSON.stringify(accepted.items), JSON.stringify(accepted.logs), JSON.stringify(refused.logs)]) {
+		expectRejected(refused, 'signatureMismatch');
+		for (const text of [
+			JSON.stringify(accepted.items),
+			JSON.stringify(accepted.logs),
+			JSON.stringify(refused.logs),
+			JSON.stringify(refused.response),
+		]) {
 			expect(text).not.toContain(PAN);
 			expect(text).not.toContain(MERCHANT_KEY);
 		}

@@ -136,7 +136,9 @@ describe('description', () => {
 			name: 'cardGatewayTrigger',
 			group: ['trigger'],
 			inputs: [],
-			outputs: ['main'],
+			// Accepted, and Rejected: callbacks refused for their signature (rejected.ts).
+			outputs: ['main', 'main'],
+			outputNames: ['Accepted', 'Rejected'],
 			icon: { light: 'file:../../icons/cardGateway.svg', dark: 'file:../../icons/cardGateway.dark.svg' },
 			credentials: [{ name: 'cardGatewayApi', required: true }],
 		});
@@ -240,6 +242,7 @@ describe('statelessness (queue mode)', () => {
 			'filters.ts',
 			'handle.ts',
 			'normalise.ts',
+			'rejected.ts',
 			'respond.ts',
 			'verify.ts',
 		]) {

@@ -42,23 +42,23 @@ describe('verifyCallback', () => {
 	});
 
 	it('names why a control is refused', () => {
-		expect(verifyCallback(base, KEY)).toEqual({ genuine: false, reason: 'no-control' });
-		expect(verifyCallback({ ...signed, control: '   ' }, KEY)).toEqual({ genuine: false, reason: 'no-control' });
+		expect(verifyCallback(base, KEY)).toEqual({ genuine: false, reason: 'noSignature' });
+		expect(verifyCallback({ ...signed, control: '   ' }, KEY)).toEqual({ genuine: false, reason: 'noSignature' });
 		expect(verifyCallback({ ...signed, control: signed.control.slice(0, 39) }, KEY)).toEqual({
 			genuine: false,
-			reason: 'malformed-control',
+			reason: 'malformedSignature',
 		});
 		expect(verifyCallback({ ...signed, control: `${signed.control}0` }, KEY)).toEqual({
 			genuine: false,
-			reason: 'malformed-control',
+			reason: 'malformedSignature',
 		});
 		expect(verifyCallback({ ...signed, control: 'z'.repeat(40) }, KEY)).toEqual({
 			genuine: false,
-			reason: 'malformed-control',
+			reason: 'malformedSignature',
 		});
-		expect(verifyCallback(signed, '')).toEqual({ genuine: false, reason: 'no-control-key' });
-		expect(verifyCallback(signed, undefined)).toEqual({ genuine: false, reason: 'no-control-key' });
-		expect(verifyCallback(signed, 'another-key')).toEqual({ genuine: false, reason: 'mismatch' });
+		expect(verifyCallback(signed, '')).toEqual({ genuine: false, reason: 'noControlKey' });
+		expect(verifyCallback(signed, undefined)).toEqual({ genuine: false, reason: 'noControlKey' });
+		expect(verifyCallback(signed, 'another-key')).toEqual({ genuine: false, reason: 'signatureMismatch' });
 	});
 
 	it('refuses a changed status, orderid or merchant order, but not a changed amount or type', () => {
