@@ -10,6 +10,7 @@ import {
 
 import { toolDescriptionProperty } from './actions/common/define/toolDescription';
 import { movesMoney } from './actions/common/core/facts';
+import { CLAIMS_CREDENTIAL_LABEL, CLAIMS_CREDENTIAL_SHOWN } from './actions/common/guard/claimStore';
 import type { Operation } from './actions/common/core/operation';
 import { RESOURCES } from './actions/resources';
 import { router } from './actions/router';
@@ -52,10 +53,15 @@ export class CardGateway implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		// The claims credential is used only by the option "Act Once per Key" (claims.ts).
+		// The claims credential is used only by the option "Act Once per Key" and shown only once it is set (claimStore.ts).
 		credentials: [
 			{ name: 'cardGatewayApi', required: true },
-			{ name: 'cardGatewayClaimsApi', required: false },
+			{
+				name: 'cardGatewayClaimsApi',
+				displayName: CLAIMS_CREDENTIAL_LABEL,
+				required: false,
+				displayOptions: CLAIMS_CREDENTIAL_SHOWN,
+			},
 		],
 		properties: [
 			...toolDescriptions(),

@@ -40,6 +40,8 @@ const WORKFLOW: { id: string } & Record<string, unknown> = require('./editor/wor
 // A Return node ("Refund", Amount added), a Payout → Send node ("Payout", nothing filled in) and the
 // trigger (the type the node panel offers).
 const FINDING: { id: string } & Record<string, unknown> = require('./editor/finding.workflow.json');
+// A Sale the test runs from the editor, a Reconcile node and a Return with Act Once per Key set (issue 33 item 6).
+const LEAD: { id: string } & Record<string, unknown> = require('./editor/lead.workflow.json');
 
 const PACKAGE = 'n8n-nodes-card-gateway';
 const NODE = 'Card Gateway';
@@ -117,7 +119,7 @@ function recordCredentialTests(on: Page): void {
 
 beforeAll(
 	async () => {
-		env = await startE2eEnvironment({ port: 5740, workflows: [WORKFLOW, FINDING], publish: [] });
+		env = await startE2eEnvironment({ port: 5740, workflows: [WORKFLOW, FINDING, LEAD], publish: [] });
 		browser = await launchChromium();
 		const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
 		// Every wait is for an element or a state; its budget only bounds a hang, and scales with the machine.
@@ -307,11 +309,14 @@ test(
 				credential.displayName,
 			);
 			const fields = await editor.credentialFields(dialog);
-			const expected = credential.properties.map((p) => ({
-				name: p.name,
-				label: p.displayName,
-				required: p.required === true,
-			}));
+			// The hidden Control Key Probe field is not shown: it only lets n8n run preAuthentication.
+			const expected = credential.properties
+				.filter((p) => p.type !== 'hidden')
+				.map((p) => ({
+					name: p.name,
+					label: p.displayName,
+					required: p.required === true,
+				}));
 			// Ours first, in order; n8n 2.x appends its own (Allowed HTTP Request Domains).
 			expect(fields.slice(0, expected.length)).toEqual(expected);
 			expect(expected.map((f) => f.label)).toEqual([
@@ -511,6 +516,95 @@ test(
 		});
 	},
 	scaled(60_000),
+);
+
+/** The credential fields the open node panel shows: each one's label, as n8n renders it. */
+async function credentialLabels(count: number): Promise<string[]> {
+	const slots = editor.ndv().locator('[data-test-id="node-credentials-slot"]');
+	await slots.nth(count - 1).waitFor();
+	return slots.evaluateAll((found) =>
+		found.map((slot) => (slot.querySelector('label')?.textContent ?? '').replace(/\s+/g, ' ').trim()),
+	);
+}
+
+/** A parameter's label in the open node panel (n8n names the label after the parameter): its title, without the Fixed/Expression toggle. */
+async function parameterLabel(name: string): Promise<string> {
+	const label = editor.ndv().locator(`label[for="${name}"] .n8n-text`).first();
+	await label.waitFor();
+	return ((await label.textContent()) ?? '').replace(/\s+/g, ' ').trim();
+}
+
+const CLAIMS_LABEL = node.credentials?.find((entry) => entry.name === 'cardGatewayClaimsApi')?.displayName;
+
+test(
+	'Reconcile shows one credential field; the claims store shows, under its own label, only once Act Once per Key is set',
+	async () => {
+		await step('credentials-reconcile', async () => {
+			await editor.openWorkflow(LEAD.id);
+			await editor.openNode('Reconcile');
+			expect(await editor.selected('operation')).toBe('Reconcile');
+			const labels = await credentialLabels(1);
+			await shots.take(page, 'credentials-reconcile');
+			expect(labels).toHaveLength(1);
+			expect(labels[0]).toMatch(/^Credential/);
+			await editor.closeNode();
+		});
+		await step('credentials-act-once', async () => {
+			await editor.openNode('Refund once');
+			const labels = await credentialLabels(2);
+			await shots.take(page, 'credentials-act-once');
+			expect(CLAIMS_LABEL).toBe('Claims Store Credential');
+			expect(labels).toEqual([expect.stringMatching(/^Credential/), CLAIMS_LABEL]);
+			await editor.closeNode();
+		});
+	},
+	scaled(90_000),
+);
+
+test(
+	'required fields show the asterisk: Gateway Order ID of a return, Merchant Order ID of Reconcile',
+	async () => {
+		await step('required-asterisk', async () => {
+			await editor.openWorkflow(LEAD.id);
+			await editor.openNode('Refund once');
+			expect(await parameterLabel('gatewayOrderId')).toBe('Gateway Order ID *');
+			expect(await parameterLabel('merchantOrderId')).toBe('Order ID (Merchant) *');
+			await shots.take(page, 'required-return');
+			await editor.closeNode();
+			await editor.openNode('Reconcile');
+			expect(await parameterLabel('merchantOrderId')).toBe('Merchant Order ID *');
+			expect(await parameterLabel('expectedStatus')).toBe('Expected Status');
+			await shots.take(page, 'required-reconcile');
+			await editor.closeNode();
+		});
+	},
+	scaled(60_000),
+);
+
+test(
+	'a sale run from the editor: the output panel shows moneyEffect and outcome first',
+	async () => {
+		await step('output-lead', async () => {
+			await editor.openWorkflow(LEAD.id);
+			await page.locator('[data-test-id="execute-workflow-button"]').click();
+			await editor.openNode('Sale');
+			const output = page.locator('[data-test-id="output-panel"]');
+			// The display modes appear once the run's data is there; the budget only bounds a hang.
+			const modes = output.locator('[data-test-id="ndv-run-data-display-mode"]');
+			await modes.waitFor({ timeout: scaled(120_000) });
+			await modes.getByText('JSON', { exact: true }).click();
+			// The JSON view's keys (the values' spans carry ph-no-capture), in the order shown; an array index is no key of an item.
+			const keys = output.locator('.json-data [data-target="mappable"][data-depth]:not(.ph-no-capture)');
+			await keys.first().waitFor();
+			const shown = (
+				await keys.evaluateAll((spans) => spans.map((span) => span.getAttribute('data-name') ?? ''))
+			).filter((key) => !/^\d+$/.test(key));
+			await shots.take(page, 'output-lead');
+			expect(shown.slice(0, 2)).toEqual(['moneyEffect', 'outcome']);
+			await editor.closeNode();
+		});
+	},
+	scaled(180_000),
 );
 
 test('no request for the package icons failed', () => {

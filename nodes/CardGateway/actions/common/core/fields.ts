@@ -137,8 +137,8 @@ export const orderDescription = defineField('order_desc', 'text', {
 // ── Money ─────────────────────────────────────────────────────────────────────────────────────
 
 /**
- * n8n's editor marks no parameter as required (it only flags an empty one): where Amount is a
- * top-level parameter, the heading above it says that it and Currency are.
+ * n8n's editor draws no asterisk for a required parameter (define/operation.ts puts one in the label):
+ * where Amount is a top-level parameter, the heading above it says that it and Currency are required.
  */
 export const amount: Field = {
 	section: '<b>Money</b>: Amount and Currency are required',

@@ -56,10 +56,20 @@ export function defineResource<const D extends Record<string, OperationDefinitio
 	};
 }
 
+/**
+ * A required parameter with the asterisk in its label: n8n 2.41's node panel draws none for `required`
+ * (its label component is given no `required`; only the credential dialog marks its fields), so the
+ * label carries it. The field's own display name, which errors name it by, stays as it is.
+ */
+function markedRequired(property: INodeProperties): INodeProperties {
+	return property.required === true ? { ...property, displayName: `${property.displayName} *` } : property;
+}
+
 /** Builds one operation's parameters, scoped to it (the pipeline runs it from its spec). */
 function buildOperation(spec: OperationSpec): Operation {
 	const show = { show: { resource: [spec.resource], operation: [spec.operation] } };
-	if (spec.readMany) return { spec, description: updateDisplayOptions(show, spec.readMany.parameters) };
+	const scoped = (properties: INodeProperties[]) => updateDisplayOptions(show, properties.map(markedRequired));
+	if (spec.readMany) return { spec, description: scoped(spec.readMany.parameters) };
 	const gateway = OPERATIONS[spec.gateway];
 	const money = movesMoney(spec);
 	const properties: INodeProperties[] = [];
@@ -92,5 +102,5 @@ function buildOperation(spec: OperationSpec): Operation {
 			defaultScheme: gateway.auth,
 		}),
 	);
-	return { spec, description: updateDisplayOptions(show, properties) };
+	return { spec, description: scoped(properties) };
 }

@@ -10,13 +10,27 @@
 // table visible to the API key has. A table that vanishes is never replaced by a fresh one.
 import {
 	NodeOperationError,
+	type ICredentialsDisplayOptions,
 	type IDataObject,
+	type IDisplayOptions,
 	type IExecuteFunctions,
 	type IHttpRequestOptions,
 	type INode,
 } from 'n8n-workflow';
 
 export const CLAIMS_CREDENTIAL = 'cardGatewayClaimsApi';
+
+/** Its label in the node panel: n8n would label it "Credential", as the merchant credential beside it. */
+export const CLAIMS_CREDENTIAL_LABEL = 'Claims Store Credential';
+
+// Only "Act Once per Key" uses the claims: the credential shows once a key is set (an expression counts
+// as set). n8n ≥ 2.41 reads a condition such as `exists` in a credential's displayOptions as in a
+// parameter's (NodeHelpers.checkConditions), though its type for credentials lists plain values only;
+// at run time n8n-core hands out no credential whose displayOptions hide it.
+const SHOWN_ONCE_A_KEY_IS_SET: IDisplayOptions = { show: { 'options.actOncePerKey': [{ _cnd: { exists: true } }] } };
+
+/** The claims credential's displayOptions in the node's description. */
+export const CLAIMS_CREDENTIAL_SHOWN = SHOWN_ONCE_A_KEY_IS_SET as ICredentialsDisplayOptions;
 
 /** One row as the table returns it: any cell may be anything, until its seal verifies (claimSeal.ts). */
 export interface ClaimRow {
@@ -97,8 +111,7 @@ export async function claimsTable(ctx: IExecuteFunctions, itemIndex: number): Pr
 			'"Act Once per Key" needs a "Card Gateway Claims Store API" credential: nothing was sent',
 			{
 				itemIndex,
-				description:
-					'Select one under "Credential for Card Gateway Claims Store API" in this node. It reaches this n8n’s public API (Settings → n8n API), where the claims are kept in a Data Table.',
+				description: `Select one under "${CLAIMS_CREDENTIAL_LABEL}" in this node (shown once Act Once per Key is set). It reaches this n8n’s public API (Settings → n8n API), where the claims are kept in a Data Table.`,
 			},
 		);
 	}

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { MONEY_ACTIONS } from '../../../../shared/protocol/money';
 import { replyRecord, type GatewayReply } from '../../../../shared/protocol/reply';
 import type { FieldName } from '../../../../shared/protocol/vocabulary';
 import { STATUS } from '../../../../shared/protocol/statusWords';
@@ -38,6 +39,29 @@ const SUMMARY: ReadonlyArray<readonly [string, FieldName]> = [
 	['bankMessage', 'bankMessage'],
 	['endpointId', 'endpointId'],
 ];
+
+/**
+ * The keys an ops user reads first, in this order, wherever an item has them: what became of the money
+ * (`moneyEffect`, then `outcome`, or a dry run's `wouldDo`), the amounts, the status; the reply's
+ * protocol fields follow as they came.
+ */
+const READ_FIRST: readonly string[] = [
+	'moneyEffect',
+	'outcome',
+	'wouldDo',
+	'amountRequested',
+	...new Set(Object.values(MONEY_ACTIONS).flatMap(({ movedKey, destinationKey }) => [movedKey, destinationKey])),
+	'amountRemaining',
+	'status',
+	'amount',
+	'currency',
+].filter((key): key is string => !!key);
+
+/** The item with the keys of READ_FIRST first (what n8n's table and JSON views show first); nothing else changes. */
+export function readFirst(json: IDataObject): IDataObject {
+	const lead = READ_FIRST.filter((key) => Object.prototype.hasOwnProperty.call(json, key));
+	return { ...Object.fromEntries(lead.map((key) => [key, json[key]])), ...json };
+}
 
 /**
  * The normalised output: camelCase summary of the reply (status, ids, 3-D Secure data, errors),

@@ -13,6 +13,7 @@ import { runOptions } from '../read/options';
 import { nodeParameter } from '../read/parameters';
 import { refuseDuplicateOrderIds, stoppedRunError, type ItemOutcome } from '../guard/runReport';
 import { errorItem } from '../outcome/items';
+import { readFirst } from '../outcome/output';
 import { readFieldsAhead, type ItemLoop } from './ahead';
 import { executeOperation } from './execute';
 
@@ -42,7 +43,8 @@ export async function runItems(
 			try {
 				const running = executeOperation(ctx, spec, index);
 				if (loop.next < count) void readFieldsAhead(ctx, spec, loop);
-				const json = maskSensitive(await running, secrets);
+				// The one place every output item of a per-item operation passes: what became of the money leads.
+				const json = readFirst(maskSensitive(await running, secrets));
 				results[index] = { json, pairedItem: { item: index } };
 				outcomes.push({ index, output: json });
 			} catch (error) {
@@ -50,7 +52,7 @@ export async function runItems(
 				if (ctx.continueOnFail()) {
 					// What became of the money travels with the error (n8n keeps its context on the item).
 					if (money && !moneyEffectOf(safe)) withMoneyEffect(safe, 'mayHaveMoved');
-					results[index] = errorItem(ctx, safe, index, true);
+					results[index] = errorItem(ctx, safe, index, true, money);
 				} else {
 					loop.failed = true;
 					outcomes.push({ index, error: safe });

@@ -40,6 +40,9 @@ export async function rehearse(
 	const built = await buildGatewayRequest(ctx, call);
 	const facts = MONEY_ACTIONS[OPERATIONS[item.gateway].money];
 	const stake = stakeOf(item.values, facts.followUp ? order : undefined);
+	const wouldDo = facts.followUp
+		? followUpEffect(facts, item, stake, order)
+		: newOrderEffect(facts, item, delivery, stake, order);
 	const output: IDataObject = {
 		dryRun: true,
 		operation: item.label,
@@ -54,9 +57,8 @@ export async function rehearse(
 		...(delivery.orderId ? { orderid: delivery.orderId } : {}),
 		...(order ? { order: orderNow(order) } : {}),
 		moneyEffect: 'notSent',
-		wouldDo: facts.followUp
-			? followUpEffect(facts, item, stake, order)
-			: newOrderEffect(facts, item, delivery, stake, order),
+		outcome: `Dry run, nothing sent: ${wouldDo}`,
+		wouldDo,
 	};
 	if (hasLimits(runSettings(ctx, delivery.itemIndex))) {
 		// Counted as a real run would count it, so that the items a limit would stop show up.

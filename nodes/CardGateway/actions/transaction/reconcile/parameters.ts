@@ -7,10 +7,17 @@ import { createdRangeParameters, reportOptions } from '../getMany.operation';
 
 import { ORDER_KINDS, type GatewayOrder } from './orders';
 
-const recordField = (name: string, displayName: string, field: string, description: string): INodeProperties => ({
+const recordField = (
+	name: string,
+	displayName: string,
+	field: string,
+	description: string,
+	required = true,
+): INodeProperties => ({
 	displayName,
 	name,
 	type: 'string',
+	required,
 	default: `={{ $json.${field} }}`,
 	description,
 });
@@ -82,6 +89,7 @@ export const parameters: INodeProperties[] = [
 		'Expected Status',
 		'status',
 		'The status your record expects (approved, declined …); empty means approved',
+		false,
 	),
 	options,
 ];
