@@ -163,6 +163,25 @@ class N8nInstance {
 		fs.rmSync(dir, { recursive: true, force: true });
 	}
 
+	/**
+	 * n8n's own copies, exported by its CLI: `kind` 'workflow' or 'credentials', `flags` which ones
+	 * (['--all'], ['--id=…', '--decrypted'] …). None found is an empty list. The export's file is
+	 * deleted before this returns (a decrypted one holds the secrets).
+	 */
+	async exported(kind, flags) {
+		const file = path.join(this.userFolder, `${kind}.export.json`);
+		try {
+			await this.cli([`export:${kind}`, ...flags, `--output=${file}`]);
+			return JSON.parse(fs.readFileSync(file, 'utf8'));
+		} catch (error) {
+			// n8n's export fails when nothing matches (an error log line, exit code 1).
+			if (/"No (workflows|credentials) found with specified filters"/.test(error.stdout)) return [];
+			throw error;
+		} finally {
+			fs.rmSync(file, { force: true });
+		}
+	}
+
 	async publish(workflowId) {
 		await this.cli(['publish:workflow', `--id=${workflowId}`]);
 	}

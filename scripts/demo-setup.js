@@ -1,10 +1,20 @@
 'use strict';
 // What `npm run demo` and `npm run queue -- up` put into n8n: the sandbox credential and the
-// example workflows (examples/*.json), of which the ones with a trigger or webhook are published.
+// example workflows (examples/*.json), of which the ones with a trigger or webhook are published;
+// and which of them a later start of the demo imports again (importPlan).
+const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { REPO } = require('../e2e/n8n');
+const { DEFAULT_OPTIONS } = require('../sandbox/config');
+
+const EXAMPLES = path.join(__dirname, '..', 'examples');
+
+/**
+ * The sandbox the shipped examples name (`npm run sandbox`'s default), so that they import by hand
+ * as they are; the demo points them at the sandbox it started (exampleWorkflows).
+ */
+const DEFAULT_SANDBOX_URL = `http://${DEFAULT_OPTIONS.host}:${DEFAULT_OPTIONS.port}`;
 
 function sandboxCredential(sandboxUrl) {
 	return {
@@ -15,7 +25,7 @@ function sandboxCredential(sandboxUrl) {
 			baseUrl: `${sandboxUrl}/paynet`,
 			login: 'n8n-test-merchant',
 			controlKey: 'TEST-ONLY-CONTROL-KEY-5f0c9a1e',
-			privateKey: fs.readFileSync(path.join(REPO, 'sandbox/keys/test-merchant-2048.key.pem'), 'utf8'),
+			privateKey: fs.readFileSync(path.join(__dirname, '../sandbox/keys/test-merchant-2048.key.pem'), 'utf8'),
 			privateKeyPassphrase: '',
 			endpointId: '1001',
 			endpointGroupId: '',
@@ -34,11 +44,14 @@ function claimsCredentialPlaceholder() {
 	};
 }
 
-function exampleWorkflows() {
+/** The example workflows, their sandbox URLs pointed at `sandboxUrl` (by default they stay as shipped). */
+function exampleWorkflows(sandboxUrl = DEFAULT_SANDBOX_URL) {
 	return fs
-		.readdirSync(path.join(REPO, 'examples'))
+		.readdirSync(EXAMPLES)
 		.filter((name) => name.endsWith('.json'))
-		.map((name) => JSON.parse(fs.readFileSync(path.join(REPO, 'examples', name), 'utf8')));
+		.map((name) =>
+			JSON.parse(fs.readFileSync(path.join(EXAMPLES, name), 'utf8').split(DEFAULT_SANDBOX_URL).join(sandboxUrl)),
+		);
 }
 
 /**
@@ -49,4 +62,61 @@ const listens = (workflow) =>
 	workflow.nodes.some((node) => /webhook|Trigger$/i.test(node.type) && !/manualTrigger/.test(node.type)) &&
 	!workflow.nodes.some((node) => node.type === 'n8n-nodes-base.scheduleTrigger');
 
-module.exports = { sandboxCredential, CLAIMS_CREDENTIAL, claimsCredentialPlaceholder, exampleWorkflows, listens };
+/** JSON with every object's keys sorted: the same content gives the same text, whatever the key order. */
+function canonical(value) {
+	if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+	if (value && typeof value === 'object')
+		return `{${Object.keys(value)
+			.filter((key) => value[key] !== undefined)
+			.sort()
+			.map((key) => `${JSON.stringify(key)}:${canonical(value[key])}`)
+			.join(',')}}`;
+	return JSON.stringify(value);
+}
+
+/**
+ * What a user edits of a workflow or a credential, hashed: n8n's export of it hashes as what the demo
+ * imported until someone changes it (n8n adds only its own bookkeeping: dates, versions, sharing).
+ */
+function contentHash(entity) {
+	const { name, nodes, connections, settings, type, data } = entity;
+	return crypto
+		.createHash('sha256')
+		.update(canonical({ name, nodes, connections, settings, type, data }))
+		.digest('hex');
+}
+
+/**
+ * Which shipped workflows or credentials a start imports. `stored`: n8n's copies by ID; `imported`:
+ * the hash of what the demo imported last, by ID. Imported: what n8n lacks, and what the user never
+ * changed (it gets the shipped version, which may be newer); kept: a copy the user changed (or one
+ * the demo has no record of that differs from the shipped version). `reset` imports everything.
+ */
+function importPlan(shipped, stored, imported, reset = false) {
+	const plan = { imports: [], updates: [], kept: [] };
+	for (const entity of shipped) {
+		const theirs = stored.get(entity.id);
+		if (reset || !theirs) {
+			plan.imports.push(entity);
+			continue;
+		}
+		const hash = contentHash(theirs);
+		if (hash === contentHash(entity)) plan.imports.push(entity);
+		else if (hash === imported[entity.id]) {
+			plan.imports.push(entity);
+			plan.updates.push(entity);
+		} else plan.kept.push(entity);
+	}
+	return plan;
+}
+
+module.exports = {
+	DEFAULT_SANDBOX_URL,
+	sandboxCredential,
+	CLAIMS_CREDENTIAL,
+	claimsCredentialPlaceholder,
+	exampleWorkflows,
+	listens,
+	contentHash,
+	importPlan,
+};

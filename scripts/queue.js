@@ -78,7 +78,7 @@ async function up() {
 		log('installing the package into n8n (as a community package) and importing the examples');
 		await topology.main.installPackage(tarball);
 		await topology.main.importCredentials([sandboxCredential(sandbox.url), claimsCredentialPlaceholder()]);
-		const examples = exampleWorkflows();
+		const examples = exampleWorkflows(sandbox.url);
 		await topology.main.importWorkflows(examples);
 		for (const workflow of examples.filter(listens)) await topology.main.publish(workflow.id);
 		await seedDemoOrders(sandbox.url);

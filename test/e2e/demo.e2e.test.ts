@@ -3,18 +3,23 @@
 // SIGTERM, as a process manager or a terminal multiplexer sends it, and SIGINT, as `kill -INT`
 // sends it (Ctrl-C in a terminal signals every process of the group; npm's pid alone is the hard
 // case). The runtime is reused, and the demo says so instead of announcing a first-run install; a
-// demo stopped while it installs a runtime stops the installer too.
+// demo stopped while it installs a runtime stops the installer too. The demo says which ports it
+// uses (and which variable moves each, also when one is taken), points the examples at the sandbox
+// it started, and a restart keeps an example the user edited, saying so.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { connect } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { scaled } from '../support/time-scale';
 
-const { ensureRuntime, REPO } = require('../../e2e/n8n');
+const { ensureRuntime, N8nInstance, REPO } = require('../../e2e/n8n');
 
 const N8N_PORT = 5760;
 const SANDBOX_PORT = 8961;
+/** The ports of a second demo (the one whose ports are taken). */
+const OTHER_N8N_PORT = 5765;
+const OTHER_SANDBOX_PORT = 8966;
 
 /** Every live descendant of a process, from /proc (Linux). */
 function descendants(root: number): number[] {
@@ -80,15 +85,15 @@ interface Demo {
 const demos: Demo[] = [];
 const folders: string[] = [];
 
-/** `npm run demo` on the test's ports, with output captured. */
-function startDemo(runtime: string): Demo {
+/** `npm run demo` on the test's ports (or others), with output captured. */
+function startDemo(runtime: string, ports = { n8n: N8N_PORT, sandbox: SANDBOX_PORT }): Demo {
 	const npm = spawn('npm', ['run', 'demo'], {
 		cwd: REPO,
 		env: {
 			...process.env,
 			N8N_RUNTIME: runtime,
-			DEMO_N8N_PORT: String(N8N_PORT),
-			DEMO_SANDBOX_PORT: String(SANDBOX_PORT),
+			DEMO_N8N_PORT: String(ports.n8n),
+			DEMO_SANDBOX_PORT: String(ports.sandbox),
 		},
 		stdio: ['ignore', 'pipe', 'pipe'],
 	});
@@ -166,4 +171,104 @@ test(
 		expect(demo.output()).not.toContain('n8n runtime installed in');
 	},
 	scaled(3 * 60_000),
+);
+
+/** Waits for the demo's ready line; fails with its output if it does not come. */
+async function ready(demo: Demo): Promise<void> {
+	const up = await until(() => demo.output().includes('n8n editor:'), scaled(10 * 60_000));
+	if (!up) throw new Error(`the demo did not come up:\n${demo.output()}`);
+}
+
+/** Stops a demo through npm, as a user does, and waits until it and n8n are gone. */
+async function stopDemo(demo: Demo): Promise<void> {
+	const started = descendants(demo.npm.pid!);
+	process.kill(demo.npm.pid!, 'SIGTERM');
+	await until(() => demo.exited() && started.every((pid) => !alive(pid)), scaled(60_000));
+	expect(await portOpen(N8N_PORT)).toBe(false);
+}
+
+type Workflow = { id: string; name: string; nodes: Array<{ name: string; parameters: Record<string, unknown> }> };
+
+test(
+	'the demo prints its ports, points the examples at its sandbox, and a restart keeps an edited example',
+	async () => {
+		const runtime: string = await ensureRuntime();
+		const first = startDemo(runtime);
+		await ready(first);
+		// Each port with the variable that moves it.
+		expect(first.output()).toMatch(new RegExp(`n8n on :${N8N_PORT} \\(DEMO_N8N_PORT`));
+		expect(first.output()).toMatch(new RegExp(`sandbox on :${SANDBOX_PORT} \\(DEMO_SANDBOX_PORT\\)`));
+		expect(first.output()).toMatch(/\[demo\] ready after (\d+ min )?\d+ s/);
+
+		// n8n's REST API as the demo's owner (logged in again for each n8n the demo starts).
+		const n8n = new N8nInstance({ runtime, userFolder: join(REPO, '.runtime/demo-user'), port: N8N_PORT });
+		let cookie: string = await n8n.ownerCookie();
+		const rest = async (path: string, init: RequestInit = {}): Promise<Workflow> => {
+			const response = await fetch(`${n8n.baseUrl}/rest${path}`, {
+				...init,
+				headers: { cookie, 'content-type': 'application/json' },
+			});
+			if (!response.ok) throw new Error(`${path}: HTTP ${response.status} ${await response.text()}`);
+			return ((await response.json()) as { data: Workflow }).data;
+		};
+		// The examples that post to the sandbox post to the one the demo started, not to the default 8899.
+		for (const id of ['cgExCallbackAlert', 'cgExApprovalRefund', 'cgExReconciliationNightly']) {
+			const text = JSON.stringify(await rest(`/workflows/${id}`));
+			expect(text).toContain(`http://127.0.0.1:${SANDBOX_PORT}/sandbox/`);
+			expect(text).not.toContain(':8899');
+		}
+
+		// The user edits an example in n8n (as the stable-ID fix of issue 33 did).
+		const shipped = await rest('/workflows/cgExReconciliation');
+		const MARK = '\n// edited by the user';
+		const edited = shipped.nodes.map((node) =>
+			node.name === 'Your books'
+				? { ...node, parameters: { ...node.parameters, jsCode: `${node.parameters.jsCode}${MARK}` } }
+				: node,
+		);
+		expect(edited).not.toEqual(shipped.nodes);
+		await rest('/workflows/cgExReconciliation', { method: 'PATCH', body: JSON.stringify({ nodes: edited }) });
+		await stopDemo(first);
+
+		const second = startDemo(runtime);
+		await ready(second);
+		cookie = await n8n.ownerCookie();
+		expect(JSON.stringify((await rest('/workflows/cgExReconciliation')).nodes)).toContain('edited by the user');
+		// One line says it was kept and how to get the shipped one back; no other example is reported as kept.
+		expect(second.output()).toContain(
+			'[demo] kept your copy of "Example: reconciliation" (cgExReconciliation): it differs from what the demo imported; to get the shipped one back, delete it in n8n or start with DEMO_RESET_EXAMPLES=1',
+		);
+		expect(second.output().match(/kept your copy/g)).toHaveLength(1);
+
+		// Leave the shipped example for the next start: the user's edit undone.
+		await rest('/workflows/cgExReconciliation', { method: 'PATCH', body: JSON.stringify({ nodes: shipped.nodes }) });
+		await stopDemo(second);
+	},
+	scaled(25 * 60_000),
+);
+
+test(
+	'a port the demo needs that is taken stops it at once, naming the variable to set',
+	async () => {
+		const runtime: string = await ensureRuntime();
+		for (const [variable, port] of [
+			['DEMO_SANDBOX_PORT', OTHER_SANDBOX_PORT],
+			['DEMO_N8N_PORT', OTHER_N8N_PORT],
+		] as const) {
+			const holder = createServer();
+			await new Promise<void>((resolve) => holder.listen(port, '127.0.0.1', resolve));
+			try {
+				const demo = startDemo(runtime, { n8n: OTHER_N8N_PORT, sandbox: OTHER_SANDBOX_PORT });
+				expect(await until(demo.exited, scaled(5 * 60_000))).toBe(true);
+				expect(demo.npm.exitCode).toBe(1);
+				expect(demo.output()).toContain(`[demo] failed: port ${port} (`);
+				expect(demo.output()).toContain(`set ${variable} to another port (${variable}=<port> npm run demo)`);
+				// Stopped before its long steps.
+				expect(demo.output()).not.toContain('building the package');
+			} finally {
+				await new Promise((resolve) => holder.close(resolve));
+			}
+		}
+	},
+	scaled(12 * 60_000),
 );
