@@ -26,7 +26,8 @@ const EXAMPLES = join(__dirname, '..', '..', 'examples');
 const NIGHTLY = 'cgExReconciliationNightly';
 /** The example with both filter settings switched on (what a user does who wants declines and payouts). */
 const NIGHTLY_ALL = 'cgExReconciliationNightlyAll';
-const DEMO_SINK = 'http://127.0.0.1:8899/sandbox/sink';
+/** Where the shipped examples post their messages: the demo sandbox's sink at its default address. */
+const DEMO_SINK = `${require('../../scripts/demo-setup').DEFAULT_SANDBOX_URL}/sandbox/sink`;
 const TODAY_PREFIX = 'demo-order-';
 const DAY_MS = 86_400_000;
 

@@ -43,7 +43,8 @@ const LIVE_REFUND = 'cgExRehearsedRefundLive';
 const ALERT_WEBHOOK = 'b1c0e004-0000-4000-8000-0000000000aa/callback';
 const REFUND_ALERT_WEBHOOK = 'b1c0e008-0000-4000-8000-0000000000aa/callback';
 /** Where the callback-alert and refund-alert examples post; the test gives them a sink of their own. */
-const DEMO_SINK = 'http://127.0.0.1:8899/sandbox/sink';
+/** Where the shipped examples post their messages: the demo sandbox's sink at its default address. */
+const DEMO_SINK = `${require('../../scripts/demo-setup').DEFAULT_SANDBOX_URL}/sandbox/sink`;
 
 type Json = Record<string, unknown>;
 interface TaskData {

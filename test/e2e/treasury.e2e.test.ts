@@ -25,7 +25,8 @@ const EXAMPLES = join(__dirname, '..', '..', 'examples');
 const RECONCILIATION = 'cgExReconciliation';
 const NIGHTLY = 'cgExReconciliationNightly';
 const PAYOUT_RUN = 'cgExPayoutRun';
-const DEMO_SINK = 'http://127.0.0.1:8899/sandbox/sink';
+/** Where the shipped examples post their messages: the demo sandbox's sink at its default address. */
+const DEMO_SINK = `${require('../../scripts/demo-setup').DEFAULT_SANDBOX_URL}/sandbox/sink`;
 /** A day of synthetic report rows of its own (the node's and the examples' orders are made today). */
 const REPORT_DAY = '2026-06-01';
 

@@ -4,7 +4,13 @@
 // "When Received" (the default) answers 200 once the execution is stored, whatever the workflow does.
 import { createHash } from 'node:crypto';
 
-import { MERCHANT, eventually, startE2eEnvironment, type E2eEnvironment } from '../support/e2e-environment';
+import {
+	MERCHANT,
+	eventually,
+	settledDelivery,
+	startE2eEnvironment,
+	type E2eEnvironment,
+} from '../support/e2e-environment';
 import { scaled } from '../support/time-scale';
 
 const { Client } = require('../support/sandbox-client');
@@ -141,12 +147,7 @@ test('the sandbox gateway resends a callback whose workflow failed: every attemp
 	const client = new Client(env.sandbox);
 	const sale = await client.sale({ server_callback_url: `${env.callbackBase}/webhook/${webhookPath('afterFails')}` });
 	await client.status(sale.orderid, sale.params.client_orderid);
-	const delivery = await eventually(`the settled delivery of order ${sale.orderid}`, async () => {
-		const { deliveries } = await env.admin<{
-			deliveries: Array<{ state: string; attempts: Array<{ httpStatus?: number }> }>;
-		}>('GET', `callbacks?orderid=${sale.orderid}`);
-		return deliveries.find((d) => d.state === 'failed' || d.state === 'delivered');
-	});
+	const delivery = await settledDelivery(env, sale.orderid);
 	// Every attempt ran the workflow, failed and was answered 500: the gateway kept the callback.
 	expect(delivery.state).toBe('failed');
 	expect(delivery.attempts.length).toBeGreaterThan(1);

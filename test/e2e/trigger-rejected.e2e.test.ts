@@ -12,6 +12,7 @@ import {
 	PRIVATE_KEY,
 	eventually,
 	readWorkflows,
+	settledDelivery,
 	startE2eEnvironment,
 	type E2eEnvironment,
 } from '../support/e2e-environment';
@@ -162,12 +163,7 @@ test(
 		const client = new Client(env.sandbox);
 		const sale = await client.sale({ server_callback_url: `${env.callbackBase}/webhook/${WEBHOOK_ID}/callback` });
 		await client.status(sale.orderid, sale.params.client_orderid);
-		const delivery = await eventually(`the settled delivery of order ${sale.orderid}`, async () => {
-			const { deliveries } = await env.admin<{
-				deliveries: Array<{ state: string; attempts: Array<{ httpStatus?: number }> }>;
-			}>('GET', `callbacks?orderid=${sale.orderid}`);
-			return deliveries.find((d) => d.state === 'failed' || d.state === 'delivered');
-		});
+		const delivery = await settledDelivery(env, sale.orderid);
 		expect(delivery.state).toBe('failed');
 		expect(delivery.attempts.map((attempt) => attempt.httpStatus)).toEqual(delivery.attempts.map(() => 403));
 		const executions = await settled(WORKFLOW, before + delivery.attempts.length);

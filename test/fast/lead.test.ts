@@ -13,27 +13,12 @@ import { operations as paymentOperations } from '../../nodes/CardGateway/actions
 import { operations as transactionOperations } from '../../nodes/CardGateway/actions/transaction';
 import { readFirst } from '../../nodes/CardGateway/actions/common/outcome/output';
 import { runOperation } from '../../nodes/CardGateway/actions/common/pipeline/run';
-import { fakeContext, formReply, saleParameters, type FakeAnswer } from '../support/fake-context';
+import { fakeContext, saleParameters, saleReplies, type FakeAnswer } from '../support/fake-context';
 
 const ORDER = 'inv-lead-1';
 const SECRET = 'control-key-not-a-secret-in-tests';
 
-const notFound = formReply({ type: 'status-response', status: 'error', 'error-message': 'Order not found' });
-const accepted = formReply({
-	type: 'async-response',
-	'merchant-order-id': ORDER,
-	'paynet-order-id': '777',
-	'serial-number': 'sn-1',
-});
-const approvedSale = formReply({
-	type: 'status-response',
-	status: 'approved',
-	'transaction-type': 'sale',
-	'merchant-order-id': ORDER,
-	'paynet-order-id': '777',
-	amount: '10.00',
-	currency: 'USD',
-});
+const { notFound, accepted, approved: approvedSale } = saleReplies(ORDER);
 
 async function keysOf(
 	spec: (typeof paymentOperations)[keyof typeof paymentOperations]['spec'],

@@ -3,26 +3,12 @@
 // item outputs.
 import { executeOperation } from '../../nodes/CardGateway/actions/common/pipeline/execute';
 import { operations } from '../../nodes/CardGateway/actions/payment';
-import { fakeContext, formReply, saleParameters, type FakeAnswer } from '../support/fake-context';
+import { fakeContext, saleParameters, saleReplies, type FakeAnswer } from '../support/fake-context';
 
 const sale = operations.sale.spec;
 const ORDER = 'inv-1';
 
-const notFound = formReply({ type: 'status-response', status: 'error', 'error-message': 'Order not found' });
-const accepted = formReply({
-	type: 'async-response',
-	'merchant-order-id': ORDER,
-	'paynet-order-id': '777',
-	'serial-number': 'sn-1',
-});
-const approved = formReply({
-	type: 'status-response',
-	status: 'approved',
-	'merchant-order-id': ORDER,
-	'paynet-order-id': '777',
-	amount: '10.00',
-	currency: 'USD',
-});
+const { notFound, accepted, approved } = saleReplies(ORDER);
 
 function run(answers: FakeAnswer[], overrides = {}) {
 	const fake = fakeContext({

@@ -31,6 +31,25 @@ export async function eventually<T>(
 	}
 }
 
+/** One callback delivery of the sandbox gateway, with the HTTP status of each attempt. */
+export interface SettledDelivery {
+	state: 'failed' | 'delivered';
+	attempts: Array<{ httpStatus?: number }>;
+}
+
+/** The sandbox gateway's callback delivery for an order, once it has stopped resending (delivered or failed). */
+export function settledDelivery(
+	env: Pick<E2eEnvironment, 'admin'>,
+	orderid: string | number,
+): Promise<SettledDelivery> {
+	return eventually(`the settled delivery of order ${orderid}`, async () => {
+		const { deliveries } = await env.admin<{
+			deliveries: Array<{ state: string; attempts: SettledDelivery['attempts'] }>;
+		}>('GET', `callbacks?orderid=${orderid}`);
+		return deliveries.find((d): d is SettledDelivery => d.state === 'failed' || d.state === 'delivered');
+	});
+}
+
 export const MERCHANT = { login: 'n8n-test-merchant', controlKey: 'TEST-ONLY-CONTROL-KEY-5f0c9a1e' };
 export const CREDENTIAL = { id: 'cgSandbox000000001', name: 'Card Gateway sandbox' };
 export const PRIVATE_KEY = readFileSync(join(REPO, 'sandbox/keys/test-merchant-2048.key.pem'), 'utf8');

@@ -149,3 +149,25 @@ export function saleParameters(overrides: IDataObject = {}): IDataObject {
 		...overrides,
 	};
 }
+
+/** The gateway's answers along one sale of 10.00 USD under `order`: unknown before, accepted, approved. */
+export function saleReplies(order: string): Record<'notFound' | 'accepted' | 'approved', FakeAnswer> {
+	return {
+		notFound: formReply({ type: 'status-response', status: 'error', 'error-message': 'Order not found' }),
+		accepted: formReply({
+			type: 'async-response',
+			'merchant-order-id': order,
+			'paynet-order-id': '777',
+			'serial-number': 'sn-1',
+		}),
+		approved: formReply({
+			type: 'status-response',
+			status: 'approved',
+			'transaction-type': 'sale',
+			'merchant-order-id': order,
+			'paynet-order-id': '777',
+			amount: '10.00',
+			currency: 'USD',
+		}),
+	};
+}
