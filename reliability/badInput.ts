@@ -333,7 +333,9 @@ export async function badInputCampaign({ seed, runs }: { seed: number; runs: num
 		for (const [n, testCase] of cases.entries()) {
 			const shape = shapes[testCase.shape];
 			const target = targetsOf(shape)[testCase.target];
-			const label = `${shape.resource}.${shape.operation} "${target.property.displayName}" (${testCase.category}) = ${JSON.stringify(testCase.values).slice(0, 120)}`;
+			// The panel's label; errors name the field without the required fields' " *" (define/operation.ts).
+			const fieldName = target.property.displayName.replace(/ \*$/, '');
+			const label = `${shape.resource}.${shape.operation} "${fieldName}" (${testCase.category}) = ${JSON.stringify(testCase.values).slice(0, 120)}`;
 			byCategory[testCase.category] = (byCategory[testCase.category] ?? 0) + 1;
 			covered.add(`${shape.resource}.${shape.operation}`);
 			await sb.reset();
@@ -343,7 +345,7 @@ export async function badInputCampaign({ seed, runs }: { seed: number; runs: num
 				continueOnFail: testCase.continueOnFail,
 			});
 			outputs.push(nodeOutput(run));
-			const name = `"${target.property.displayName}"`;
+			const name = `"${fieldName}"`;
 			let named: boolean;
 			if (shape.runLevel) {
 				named = testCase.continueOnFail

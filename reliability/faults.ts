@@ -274,7 +274,7 @@ class TriggerReceiver {
 				(result) => {
 					this.answers.push({
 						status: result.status,
-						emitted: !!result.response.workflowData,
+						emitted: (result.response.workflowData?.[0]?.length ?? 0) > 0,
 						orderid: query.orderid ?? '',
 					});
 					res.writeHead(result.status ?? 500, { 'Content-Type': 'text/plain' });

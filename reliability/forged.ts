@@ -1,7 +1,8 @@
 // Campaign 2 — forged callbacks into the trigger running in a real n8n. Every case must be refused
-// (403 for a bad signature, 400 for a malformed request) and start no execution; a tampered amount
-// with the original control verifies by design and is run against "Emit Only When Confirmed", where
-// the status query refutes it (200, no execution).
+// (403 for a bad signature, 400 for a malformed request) and put nothing on the trigger's Accepted output:
+// each 403 starts exactly one execution with one item on Rejected (the default Rejected Callbacks), a 400
+// none; a tampered amount with the original control verifies by design and is run against "Emit Only
+// When Confirmed", where the status query refutes it (200, no execution).
 import { createHash, randomBytes } from 'node:crypto';
 
 import {
@@ -10,8 +11,11 @@ import {
 	Random,
 	TEST_PANS,
 	Tally,
+	until,
 	type CampaignResult,
 } from '../test/support/campaign';
+
+import { triggerOutputs } from '../test/support/callback-judge';
 
 import type { ReliabilityN8n, WorkflowKey } from './n8n';
 
@@ -57,8 +61,12 @@ interface Request {
 	body?: Buffer | string;
 	contentType?: string;
 	expected: number[];
-	workflow: WorkflowKey;
+	workflow: Forged;
 }
+
+/** The two published triggers the forgeries go to. */
+const FORGED = ['forgedOff', 'forgedConfirm'] as const satisfies readonly WorkflowKey[];
+type Forged = (typeof FORGED)[number];
 
 function encodeForm(fields: Record<string, string>): string {
 	return new URLSearchParams(fields).toString();
@@ -84,7 +92,7 @@ function build(
 	};
 	const fields = { ...base };
 	let expected = [403];
-	let workflow: WorkflowKey = rng.chance(0.5) ? 'forgedOff' : 'forgedConfirm';
+	let workflow: Forged = rng.chance(0.5) ? 'forgedOff' : 'forgedConfirm';
 	let raw: { body?: Buffer | string; query?: string; contentType?: string; method?: 'GET' | 'POST' } | undefined;
 	switch (mutation) {
 		case 'wrong control':
@@ -249,7 +257,8 @@ export async function forgedCampaign(
 	const started = Date.now();
 	const tally = new Tally([
 		'answered 403 (400 if malformed; 200 for a refuted amount)',
-		'no execution started',
+		'nothing on Accepted',
+		'each 403 started exactly one execution, with one Rejected item',
 		'n8n stays healthy',
 		'control: a genuine callback does start one execution',
 	]);
@@ -258,10 +267,9 @@ export async function forgedCampaign(
 	const sale = await client.sale({ amount: '10.50', cvv2: '123' });
 	await client.status(sale.orderid, sale.params.client_orderid);
 	const genuine = { orderid: String(sale.orderid), clientOrderId: String(sale.params.client_orderid), amount: '10.50' };
-	const before = {
-		forgedOff: (await n8n.count('forgedOff')).total,
-		forgedConfirm: (await n8n.count('forgedConfirm')).total,
-	};
+	const ids = async (key: Forged) => new Set((await n8n.executions(key)).map((execution) => execution.id));
+	const before = { forgedOff: await ids('forgedOff'), forgedConfirm: await ids('forgedConfirm') };
+	const refused = { forgedOff: 0, forgedConfirm: 0 };
 	const byMutation: Record<string, number> = {};
 	const answers: Record<string, number> = {};
 	for (let index = 0; index < runs; index++) {
@@ -277,6 +285,7 @@ export async function forgedCampaign(
 		}).catch((error: Error) => ({ status: 0, text: async () => error.message }));
 		const text = await response.text();
 		answers[response.status] = (answers[response.status] ?? 0) + 1;
+		if (response.status === 403) refused[request.workflow]++;
 		tally.check(
 			'answered 403 (400 if malformed; 200 for a refuted amount)',
 			request.expected.includes(response.status) && !TEST_PANS.some((pan) => text.includes(pan)),
@@ -285,13 +294,41 @@ export async function forgedCampaign(
 		if (index % 25 === 24 || index === runs - 1)
 			tally.check('n8n stays healthy', await n8n.healthy(), () => `unhealthy after case #${index}`);
 	}
-	// Executions start asynchronously after the answer: give them time to show up, then count.
+	// Executions start asynchronously after the answer: wait for one per 403 (the budget bounds a hang),
+	// then give any that should not exist time to show up too, then look at each.
+	const fresh = async (key: Forged) =>
+		(await n8n.executions(key)).filter((execution) => !before[key].has(execution.id));
+	for (const key of FORGED)
+		await until(
+			async () => (await n8n.count(key)).unfinished === 0 && (await fresh(key)).length >= refused[key],
+			60_000,
+			250,
+		);
 	await new Promise((resolve) => setTimeout(resolve, 3000));
+	const outputs = {
+		forgedOff: (await fresh('forgedOff')).map((execution) => triggerOutputs(execution)),
+		forgedConfirm: (await fresh('forgedConfirm')).map((execution) => triggerOutputs(execution)),
+	};
 	const after = {
 		forgedOff: (await n8n.count('forgedOff')).total,
 		forgedConfirm: (await n8n.count('forgedConfirm')).total,
 	};
-	const started_ = after.forgedOff - before.forgedOff + (after.forgedConfirm - before.forgedConfirm);
+	const all = [...outputs.forgedOff, ...outputs.forgedConfirm];
+	for (const [index, output] of all.entries())
+		tally.check(
+			'nothing on Accepted',
+			output.accepted === 0,
+			() => `forged execution #${index}: ${output.accepted} Accepted items`,
+		);
+	for (const key of FORGED) {
+		const rejectedOnly = outputs[key].filter((output) => output.accepted === 0 && output.rejected === 1).length;
+		tally.check(
+			'each 403 started exactly one execution, with one Rejected item',
+			rejectedOnly === refused[key] && outputs[key].length === refused[key],
+			() =>
+				`${key}: ${refused[key]} answered 403, ${outputs[key].length} executions, ${rejectedOnly} with one Rejected item only`,
+		);
+	}
 	// The counting works: one genuine callback to each workflow (the real order, amount untouched) starts one execution each.
 	const genuineFields = {
 		status: 'approved',
@@ -303,7 +340,7 @@ export async function forgedCampaign(
 		currency: 'USD',
 		control: sign('approved', genuine.orderid, genuine.clientOrderId),
 	};
-	for (const key of ['forgedOff', 'forgedConfirm'] as const) {
+	for (const key of FORGED) {
 		const response = await fetch(`${n8n.callbackUrl(key)}?${encodeForm(genuineFields)}`);
 		await response.arrayBuffer();
 		await new Promise((resolve) => setTimeout(resolve, 1500));
@@ -314,13 +351,6 @@ export async function forgedCampaign(
 			() => `${key}: HTTP ${response.status}, executions ${after[key]} → ${now}`,
 		);
 	}
-	// Counted per forged request: every execution is one request that got through.
-	for (let index = 0; index < runs; index++)
-		tally.check(
-			'no execution started',
-			index >= started_,
-			() => `${started_} executions started (${JSON.stringify(after)})`,
-		);
 	const confirmCases = byMutation['tampered amount (Emit Only When Confirmed)'] ?? 0;
 	return {
 		id: 'forged',
@@ -334,7 +364,10 @@ export async function forgedCampaign(
 				.map(([k, v]) => `${k}: ${v}`)
 				.join(', '),
 			'tampered-amount cases (valid control, run under Emit Only When Confirmed)': confirmCases,
-			'executions started': started_,
+			'executions with an Accepted item': all.filter((output) => output.accepted > 0).length,
+			'answered 403': refused.forgedOff + refused.forgedConfirm,
+			'executions with one Rejected item only': all.filter((output) => output.accepted === 0 && output.rejected === 1)
+				.length,
 		},
 		wallMs: Date.now() - started,
 		outputs: [],

@@ -13,6 +13,8 @@ import { FIELD_SPELLINGS } from '../nodes/CardGatewayTrigger/normalise';
 import { Tally, until, type CampaignResult } from '../test/support/campaign';
 import { PAN_SPELLINGS } from '../test/support/card-numbers';
 
+import { triggerOutputs } from '../test/support/callback-judge';
+
 import type { ReliabilityN8n, WorkflowKey } from './n8n';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the sandbox test client is CommonJS without types
@@ -136,6 +138,7 @@ export async function forgedGenuineCampaign(
 		'no confirmed: true on an item that disagrees with the gateway',
 		'every request answered (200, 400 or 403; never 5xx)',
 		'the genuine callback of a live order is confirmed',
+		'each 403 left exactly one execution, with one Rejected item and nothing on Accepted',
 	]);
 	const sink = createServer((_req, res) => res.end('OK'));
 	await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
@@ -192,6 +195,7 @@ export async function forgedGenuineCampaign(
 		);
 		let requests = 0;
 		const answers: Record<string, number> = {};
+		const refused: Record<string, number> = Object.fromEntries(WORKFLOWS_UNDER_TEST.map((key) => [key, 0]));
 		for (const { name, fields } of genuineCallbacks.slice(0, callbacks)) {
 			for (const [mutation, forged] of mutations(fields)) {
 				for (const key of WORKFLOWS_UNDER_TEST) {
@@ -199,6 +203,7 @@ export async function forgedGenuineCampaign(
 					const response = await fetch(`${n8n.callbackUrl(key)}?${new URLSearchParams(forged).toString()}`);
 					await response.arrayBuffer();
 					answers[response.status] = (answers[response.status] ?? 0) + 1;
+					if (response.status === 403) refused[key]++;
 					tally.check(
 						'every request answered (200, 400 or 403; never 5xx)',
 						[200, 400, 403].includes(response.status),
@@ -209,12 +214,27 @@ export async function forgedGenuineCampaign(
 		}
 		// Check every execution the campaign started.
 		let executions = 0;
+		let rejections = 0;
 		let confirmedCount = 0;
 		let liveConfirmed = false;
 		for (const key of WORKFLOWS_UNDER_TEST) {
-			await until(async () => (await n8n.count(key)).unfinished === 0, 30_000, 250);
-			for (const execution of await n8n.executions(key)) {
-				if (before[key].has(execution.id)) continue;
+			const fresh = async () => (await n8n.executions(key)).filter((execution) => !before[key].has(execution.id));
+			const rejectedOnly = (list: Array<{ data?: unknown }>) =>
+				list.map((execution) => triggerOutputs(execution)).filter((o) => o.accepted === 0 && o.rejected === 1).length;
+			// Each 403 starts its Rejected execution after the answer: wait for them (the budget bounds a hang).
+			await until(
+				async () => (await n8n.count(key)).unfinished === 0 && rejectedOnly(await fresh()) >= refused[key],
+				30_000,
+				250,
+			);
+			const ran = await fresh();
+			rejections += rejectedOnly(ran);
+			tally.check(
+				'each 403 left exactly one execution, with one Rejected item and nothing on Accepted',
+				rejectedOnly(ran) === refused[key],
+				() => `${key}: ${refused[key]} answered 403, ${rejectedOnly(ran)} Rejected-only executions`,
+			);
+			for (const execution of ran) {
 				executions++;
 				const item = (
 					execution.data as {
@@ -222,8 +242,9 @@ export async function forgedGenuineCampaign(
 							runData: Record<string, Array<{ data: { main: Array<Array<{ json: Record<string, unknown> }>> } }>>;
 						};
 					}
-				).resultData.runData['Card Gateway Trigger'][0].data.main[0][0].json;
-				if (item.confirmed !== true) continue;
+				).resultData.runData['Card Gateway Trigger'][0].data.main[0]?.[0]?.json;
+				// A refused forgery (403) has nothing on Accepted: its one item is on Rejected.
+				if (item?.confirmed !== true) continue;
 				confirmedCount++;
 				const truth = truths.get(String(item.orderid)) ?? {};
 				const wrong = disagreements(item, truth);
@@ -253,6 +274,7 @@ export async function forgedGenuineCampaign(
 					.map(([k, v]) => `${k}: ${v}`)
 					.join(', '),
 				'executions started': executions,
+				'of them refusals (one Rejected item, nothing on Accepted)': rejections,
 				'executions with confirmed: true': confirmedCount,
 			},
 			wallMs: Date.now() - started,

@@ -281,7 +281,8 @@ export async function queueCampaign({
 	try {
 		const orders = await createOrders(env.sandbox.url, runs, seed);
 		for (const order of orders) merchant.orders.set(order.clientOrderId, order);
-		// Unsigned: 403 once the webhook process knows the trigger (n8n registers it after start).
+		// Unsigned: 403 once the webhook process knows the trigger (n8n registers it after start). The
+		// refusal starts one execution, with one item on the trigger's Rejected output and none on Accepted.
 		await (await env.topology!.webhook(`${webhookId}/callback`)).text();
 
 		const dispatcher = new Pool(env.callbackBase, { connections: concurrency, pipelining: 1 });
@@ -427,9 +428,10 @@ export async function queueCampaign({
 				[afterFinished
 					? 'acknowledged callbacks lost (no reconciliation to bring them back)'
 					: 'acknowledged callbacks lost after the reconciliation']: lost,
-				'executions of the workflow by status': Object.entries(statuses)
-					.map(([status, count]) => `${status}: ${count}`)
-					.join(', '),
+				"executions of the workflow by status (the unsigned probe's Rejected execution among the successes)":
+					Object.entries(statuses)
+						.map(([status, count]) => `${status}: ${count}`)
+						.join(', '),
 			},
 			wallMs: Date.now() - startedAll,
 			outputs: [],

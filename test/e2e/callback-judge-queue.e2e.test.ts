@@ -14,8 +14,10 @@ import {
 	CallbackJudge,
 	holdFirstClaim,
 	judgedWorkflows,
+	rejected,
 	starts,
 	tally,
+	triggerOutputs,
 	WEBHOOK,
 	WORKFLOW_ID,
 } from '../support/callback-judge';
@@ -98,7 +100,7 @@ test(
 		const killed = await killing;
 		await env.admin('DELETE', 'faults');
 
-		// Forgeries: a changed status fails the signature; another type is filtered out (200, nothing starts).
+		// Forgeries: a changed status fails the signature (403, Rejected only); another type is filtered out (200, nothing starts).
 		expect(answered.filter((d) => d.kind === 'forgedStatus').every((d) => d.answer === 403)).toBe(true);
 		expect(answered.filter((d) => d.kind === 'otherType').every((d) => d.answer === 200)).toBe(true);
 		// Genuine deliveries end in 200 (resent after a dead worker's 500); a planted row's stay 500, nothing moved.
@@ -139,6 +141,10 @@ test(
 				`${runs.length} executions ${JSON.stringify(tally(runs.map((run) => run.status)))}; ` +
 				`${wrong.length} violations`,
 		);
+		// A forgery never reaches Accepted: an execution with a Rejected item has nothing else.
+		const refused = runs.map((run) => triggerOutputs(run)).filter((outputs) => outputs.rejected > 0);
+		expect(refused.filter((outputs) => outputs.accepted > 0 || outputs.rejected > 1)).toEqual([]);
+		expect(refused.length).toBeLessThanOrEqual(answered.filter(rejected).length);
 		// The kill hit the execution between its claim and its refund.
 		expect(runs.find((run) => run.id === killed.execution)?.status).not.toBe('success');
 		expect(wrong).toEqual([]);

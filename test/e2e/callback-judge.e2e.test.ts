@@ -4,7 +4,17 @@
 // visibly); once removed, the next delivery refunds. The ledger judges: every genuine event refunded
 // 3.00 exactly once, no other money moved. CALLBACK_JUDGE_SEED replays a case; queue mode with a killed
 // worker: callback-judge-queue.e2e.test.ts.
-import { CallbackJudge, judgedWorkflows, tally, starts, WEBHOOK, WORKFLOW_ID } from '../support/callback-judge';
+import {
+	CallbackJudge,
+	judgedWorkflows,
+	rejected,
+	starts,
+	tally,
+	triggerOutputs,
+	WEBHOOK,
+	WORKFLOW_ID,
+	type Answered,
+} from '../support/callback-judge';
 import { startWithClaims, type E2eEnvironment } from '../support/e2e-environment';
 import { scaled } from '../support/time-scale';
 import { CallbackReceiver } from '../support/trigger';
@@ -12,6 +22,9 @@ import { CallbackReceiver } from '../support/trigger';
 const SEED = Number(process.env.CALLBACK_JUDGE_SEED ?? 31);
 const EVENTS = 8;
 const PLANTED = 2;
+
+/** Executions the deliveries start: one per delivery the trigger accepts or refuses for its signature. */
+const executions = (answered: Answered[]) => 1 + answered.filter(starts).length + answered.filter(rejected).length;
 
 let env: E2eEnvironment;
 let judge: CallbackJudge;
@@ -43,18 +56,24 @@ test(
 		const deliveries = judge.deliveries(sales);
 		const half = Math.ceil(deliveries.length / 2);
 		const answered = await judge.sendInBursts(deliveries.slice(0, half));
-		await judge.settledExecutions(1 + answered.filter(starts).length);
+		await judge.settledExecutions(executions(answered));
 		// n8n restarted halfway: nothing of the claims may live only in its memory.
 		await env.n8n.stop();
 		await env.n8n.start();
 		await env.n8n.waitForWebhooks([{ path: WEBHOOK, method: 'GET' }]);
 		answered.push(...(await judge.sendInBursts(deliveries.slice(half))));
-		const runs = await judge.settledExecutions(1 + answered.filter(starts).length);
+		const runs = await judge.settledExecutions(executions(answered));
 
-		// Forgeries: a changed status fails the signature; another type is filtered out (200, nothing starts).
-		expect(answered.filter((d) => d.kind === 'forgedStatus').every((d) => d.answer === 403)).toBe(true);
-		expect(answered.filter((d) => d.kind !== 'forgedStatus').every((d) => d.answer === 200)).toBe(true);
-		expect(runs).toHaveLength(1 + answered.filter(starts).length);
+		// Forgeries: a changed status fails the signature (403, an execution with one item on Rejected and
+		// nothing on Accepted); another type is filtered out (200, nothing starts).
+		expect(answered.filter(rejected).every((d) => d.answer === 403)).toBe(true);
+		expect(answered.filter((d) => !rejected(d)).every((d) => d.answer === 200)).toBe(true);
+		expect(runs).toHaveLength(executions(answered));
+		const outputs = runs.map((run) => triggerOutputs(run));
+		expect(outputs.filter((o) => o.accepted === 0 && o.rejected === 1)).toHaveLength(answered.filter(rejected).length);
+		expect(outputs.filter((o) => o.accepted === 1 && o.rejected === 0)).toHaveLength(
+			1 + answered.filter(starts).length,
+		);
 
 		// The planted rows stopped their events: nothing refunded, the executions failed visibly.
 		for (const sale of planted) expect(await judge.ledger(sale)).toEqual({ refunded: '0.00', refunds: 0 });
@@ -66,7 +85,7 @@ test(
 			await judge.unplant(sale);
 			expect(await judge.deliver(judge.withType(sale.callback, judge.respell('sale')))).toBe(200);
 		}
-		await judge.settledExecutions(1 + answered.filter(starts).length + planted.length);
+		await judge.settledExecutions(executions(answered) + planted.length);
 
 		const wrong = await judge.violations(sales);
 		console.log(

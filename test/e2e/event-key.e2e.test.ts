@@ -16,7 +16,8 @@ const EXAMPLES = join(__dirname, '..', '..', 'examples');
 const REFUND_ONCE = { id: 'cgExRefundOnce', webhook: 'c1a1e005-0000-4000-8000-0000000000aa/callback' };
 const REFUND_ALERT = { id: 'cgExRefundAlert', webhook: 'b1c0e008-0000-4000-8000-0000000000aa/callback' };
 /** Where the refund alert posts in the demo; this test gives it a sink of its own. */
-const DEMO_SINK = 'http://127.0.0.1:8899/sandbox/sink';
+/** Where the shipped examples post their messages: the demo sandbox's sink at its default address. */
+const DEMO_SINK = `${require('../../scripts/demo-setup').DEFAULT_SANDBOX_URL}/sandbox/sink`;
 const TABLE = 'card_gateway_claims';
 /** The spellings of `sale` a replay may use (`type` is not signed), and the parameter it comes under. */
 const RESPELLINGS: ReadonlyArray<[string, string]> = [

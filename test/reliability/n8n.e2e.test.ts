@@ -23,12 +23,14 @@ afterAll(async () => {
 	await require('undici').getGlobalDispatcher().close();
 }, scaled(60_000));
 test(
-	'forged callbacks: 50 requests (2 of each forgery), every one refused, no execution',
+	'forged callbacks: 50 requests (2 of each forgery), every one refused, nothing on Accepted, one Rejected execution per 403',
 	async () => {
 		const result = await forgedCampaign(n8n, { seed: 7, runs: 50 });
 		expect(result.cases).toBe(50);
 		expectEveryInvariantRanAndHeld(result);
-		expect(result.figures['executions started']).toBe(0);
+		expect(result.figures['executions with an Accepted item']).toBe(0);
+		expect(Number(result.figures['answered 403'])).toBeGreaterThan(0);
+		expect(result.figures['executions with one Rejected item only']).toBe(result.figures['answered 403']);
 	},
 	scaled(120_000),
 );

@@ -39,8 +39,26 @@ export function judgedWorkflows(answerGateway?: string): Array<Record<string, un
 	return workflows;
 }
 
-/** Deliveries that start an execution of the workflow (the forged status is refused by the trigger). */
+/** Deliveries that start an execution with an item on the trigger's Accepted output. */
 export const starts = (delivery: Delivery) => delivery.kind === 'genuine' || delivery.kind === 'alteredAmount';
+
+/** Deliveries the trigger refuses for their signature (403): each starts an execution with one item on Rejected only. */
+export const rejected = (delivery: Delivery) => delivery.kind === 'forgedStatus';
+
+type Execution = { data?: unknown };
+
+/** How many items a trigger put on its Accepted (output 0) and Rejected (output 1) outputs in one execution. */
+export function triggerOutputs(
+	execution: Execution,
+	trigger = 'Card Gateway Trigger',
+): { accepted: number; rejected: number } {
+	// An execution a killed worker left behind may have no data.
+	const runs = (
+		execution.data as { resultData?: { runData?: Record<string, Array<{ data?: { main: unknown[][] } }>> } }
+	)?.resultData?.runData?.[trigger];
+	const main = runs?.[0]?.data?.main ?? [];
+	return { accepted: main[0]?.length ?? 0, rejected: main[1]?.length ?? 0 };
+}
 
 export class CallbackJudge {
 	readonly random: () => number;
@@ -152,12 +170,12 @@ export class CallbackJudge {
 	}
 
 	/** At least `count` executions, none running any more. */
-	async settledExecutions(count: number): Promise<Array<{ id: string; status: string }>> {
+	async settledExecutions(count: number): Promise<Array<{ id: string; status: string; data?: unknown }>> {
 		return await eventually(
 			`${count} finished executions`,
 			async () => {
 				// A connection n8n reset (keep-alive) is asked again: reading executions changes nothing.
-				const runs: Array<{ id: string; status: string }> | undefined = await this.env.n8n
+				const runs: Array<{ id: string; status: string; data?: unknown }> | undefined = await this.env.n8n
 					.executions(WORKFLOW_ID)
 					.catch((error: Error) => (error.message === 'fetch failed' ? undefined : Promise.reject(error)));
 				if (!runs) return undefined;
