@@ -6,14 +6,14 @@
 // an explanation naming the wrong credential; the Accepted output is empty. With the workflow
 // published, the refused callback's execution is in its Executions list. Screenshots of every step
 // (and of any failure) go to test-artifacts/editor-rejected/.
-import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 
 import type { Browser, Page } from 'playwright-core';
 
 import {
-	MERCHANT,
-	PRIVATE_KEY,
+	WRONG_KEY_CREDENTIAL,
+	callbackControl,
+	wrongKeyCredential,
 	eventually,
 	startE2eEnvironment,
 	type E2eEnvironment,
@@ -29,7 +29,6 @@ const WORKFLOW: { id: string; nodes: Array<{ name: string; webhookId?: string }>
 
 const TRIGGER = 'Card Gateway Trigger';
 const WEBHOOK_ID = WORKFLOW.nodes.find((node) => node.name === TRIGGER)!.webhookId!;
-const WRONG_CREDENTIAL = { id: 'cgWrongKey00000001', name: 'Card Gateway (wrong control key)' };
 const OWNER = { email: 'owner@example.com', password: 'CardGatewayDemo1' };
 
 let env: E2eEnvironment;
@@ -44,22 +43,7 @@ beforeAll(
 			port: 5985,
 			workflows: [WORKFLOW],
 			publish: [WORKFLOW.id],
-			credentials: [
-				{
-					...WRONG_CREDENTIAL,
-					type: 'cardGatewayApi',
-					// Never asked (Confirm With Status Query is off): only its control key matters here.
-					data: {
-						baseUrl: 'http://127.0.0.1:1/paynet',
-						login: MERCHANT.login,
-						controlKey: 'TEST-ONLY-WRONG-CONTROL-KEY-0b7e4c11',
-						privateKey: PRIVATE_KEY,
-						privateKeyPassphrase: '',
-						endpointId: '1001',
-						endpointGroupId: '',
-					},
-				},
-			],
+			credentials: [wrongKeyCredential()],
 		});
 		browser = await launchChromium();
 		const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
@@ -79,21 +63,12 @@ afterAll(async () => {
 }, scaled(60_000));
 
 /** Runs a step; on failure saves a screenshot of the moment before rethrowing. */
-async function step<T>(name: string, body: () => Promise<T>): Promise<T> {
-	try {
-		return await body();
-	} catch (error) {
-		await shots.take(page, `failed-${name}`);
-		throw error;
-	}
-}
+const step = <T>(name: string, body: () => Promise<T>): Promise<T> => shots.step(page, name, body);
 
 /** A server callback as the gateway signs it, with its real control key (the sandbox merchant's). */
 function signedCallback(orderid: string, merchantOrder: string): URLSearchParams {
 	const fields = { status: 'approved', orderid, merchant_order: merchantOrder, client_orderid: merchantOrder };
-	const control = createHash('sha1')
-		.update(`${fields.status}${orderid}${merchantOrder}${MERCHANT.controlKey}`)
-		.digest('hex');
+	const control = callbackControl(fields.status, orderid, merchantOrder);
 	return new URLSearchParams({ ...fields, type: 'sale', amount: '10.00', currency: 'USD', control });
 }
 
@@ -119,8 +94,8 @@ test(
 								),
 							].join(' '),
 						)
-					).includes(WRONG_CREDENTIAL.name),
-				`the credential selector to show "${WRONG_CREDENTIAL.name}"`,
+					).includes(WRONG_KEY_CREDENTIAL.name),
+				`the credential selector to show "${WRONG_KEY_CREDENTIAL.name}"`,
 			);
 			const listening = page.waitForResponse(
 				(r) => new URL(r.url()).pathname === `/rest/workflows/${WORKFLOW.id}/run` && r.request().method() === 'POST',
@@ -144,7 +119,7 @@ test(
 			await output.locator('[data-test-id="branches"]').getByText('Rejected Branch (1 item)', { exact: true }).click();
 			await output.getByText('signatureMismatch', { exact: true }).first().waitFor();
 			await output
-				.getByText(`this trigger's credential (${WRONG_CREDENTIAL.name}) is not the one the gateway signs with`, {
+				.getByText(`this trigger's credential (${WRONG_KEY_CREDENTIAL.name}) is not the one the gateway signs with`, {
 					exact: false,
 				})
 				.first()

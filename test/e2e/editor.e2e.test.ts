@@ -147,14 +147,7 @@ afterAll(async () => {
 }, scaled(60_000));
 
 /** Runs a step; on failure saves a screenshot of the moment before rethrowing. */
-async function step<T>(name: string, body: () => Promise<T>): Promise<T> {
-	try {
-		return await body();
-	} catch (error) {
-		await shots.take(page, `failed-${name}`);
-		throw error;
-	}
-}
+const step = <T>(name: string, body: () => Promise<T>): Promise<T> => shots.step(page, name, body);
 
 /** The icon loaded, is the package's file for the theme, and is served as that very SVG. */
 async function expectPackageIcon(actual: Icon, theme: Theme, where: string): Promise<void> {

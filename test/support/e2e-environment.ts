@@ -1,6 +1,7 @@
 // One real n8n (the pinned runtime) with our package installed as n8n's community-package installer
 // does, the sandbox gateway, and the workflows under test — started once per e2e test file, and
 // handed over once the published workflows' webhooks answer.
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,6 +54,32 @@ export function settledDelivery(
 export const MERCHANT = { login: 'n8n-test-merchant', controlKey: 'TEST-ONLY-CONTROL-KEY-5f0c9a1e' };
 export const CREDENTIAL = { id: 'cgSandbox000000001', name: 'Card Gateway sandbox' };
 export const PRIVATE_KEY = readFileSync(join(REPO, 'sandbox/keys/test-merchant-2048.key.pem'), 'utf8');
+
+/** A server callback's control as the gateway computes it with the sandbox merchant's key: SHA-1 of status, orderid, merchant order and the key. */
+export function callbackControl(status: string, orderid: string, merchantOrder: string): string {
+	return createHash('sha1').update(`${status}${orderid}${merchantOrder}${MERCHANT.controlKey}`).digest('hex');
+}
+
+/** A credential of the sandbox merchant whose Merchant Control Key is wrong: a trigger using it refuses every genuine callback. */
+export const WRONG_KEY_CREDENTIAL = { id: 'cgWrongKey00000001', name: 'Card Gateway (wrong control key)' };
+export const WRONG_CONTROL_KEY = 'TEST-ONLY-WRONG-CONTROL-KEY-0b7e4c11';
+
+/** WRONG_KEY_CREDENTIAL to import; never asked (Confirm With Status Query is off): only its control key matters. */
+export function wrongKeyCredential() {
+	return {
+		...WRONG_KEY_CREDENTIAL,
+		type: 'cardGatewayApi',
+		data: {
+			baseUrl: 'http://127.0.0.1:1/paynet',
+			login: MERCHANT.login,
+			controlKey: WRONG_CONTROL_KEY,
+			privateKey: PRIVATE_KEY,
+			privateKeyPassphrase: '',
+			endpointId: '1001',
+			endpointGroupId: '',
+		},
+	};
+}
 
 export interface E2eEnvironment {
 	/** The n8n that serves the API and editor (in queue mode: main). */

@@ -65,6 +65,16 @@ export class Screenshots {
 		for (const name of readdirSync(dir)) if (name.endsWith('.png')) rmSync(join(dir, name), { force: true });
 	}
 
+	/** Runs a step; on failure saves a screenshot of the moment before rethrowing. */
+	async step<T>(page: Page | undefined, name: string, body: () => Promise<T>): Promise<T> {
+		try {
+			return await body();
+		} catch (error) {
+			await this.take(page, `failed-${name}`);
+			throw error;
+		}
+	}
+
 	/** Saves a full-window screenshot as NN-name.png; never throws (it also runs after failures). */
 	async take(page: Page | undefined, name: string): Promise<string | undefined> {
 		if (!page || page.isClosed()) return undefined;
